@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ktprof top-level Makefile.
+#
+#   make                 kmod/ktprof.ko (against KDIR) and user/ktprof
+#   make modules-all     the module against every test kernel, -Werror
+#   make check           setup, build, unit tests, VM tests on all kernels
+#   make unit            unit tests only (ASan + UBSan)
+#   make vm-test         VM tests only (KERNELS="6.12 6.1 debug", TESTS=...)
+#   make demo            the end-to-end demo in a VM
+#   make bench           benchmarks (not part of check)
+
+# Default: the primary test kernel (newest installed Debian 6.12). On a real
+# host: make KDIR=/lib/modules/$(uname -r)/build
+KDIR ?= $(or $(shell scripts/kernels.sh 6.12 2>/dev/null | cut -d' ' -f3),/lib/modules/$(shell uname -r)/build)
+
+# The test kernels VM tests and modules-all use (scripts/kernels.sh names).
+KERNELS ?= 6.12 6.1 debug
+
+CC ?= gcc
+BUILD := build
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod -I$(BUILD)/proto \
+	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c 2>/dev/null)
+USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c 2>/dev/null) \
+	-lelf -lz -lpthread -lm
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+PROTOS := $(wildcard proto/*.proto)
+PROTO_C := $(patsubst proto/%.proto,$(BUILD)/proto/%.pb-c.c,$(PROTOS))
+PROTO_H := $(PROTO_C:.c=.h)
+
+# Every user/*.c except the main file is library code shared with the tests.
+LIB_SRC := $(filter-out user/ktprof.c,$(wildcard user/*.c))
+LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
+	$(patsubst %.c,%.o,$(PROTO_C))
+SAN_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(LIB_SRC)) \
+	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/san/proto-%.o,$(PROTO_C))
+
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+TOOL_SRC := $(wildcard tests/tools/*.c)
+TOOL_BIN := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+WORKLOAD_SRC := $(wildcard tests/workloads/*.c)
+WORKLOAD_BIN := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC))
+
+.PHONY: all module user modules-all unit vm-test check demo bench clean setup \
+	tests-bin checkpatch
+
+all: module user
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+user: user/ktprof
+
+user/ktprof: $(BUILD)/user/ktprof.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(USER_LIBS)
+
+$(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
+	@mkdir -p $(BUILD)/proto
+	protoc-c --proto_path=proto --c_out=$(BUILD)/proto $<
+
+# Generated code is not ours: compile it without -Werror.
+$(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c
+	$(CC) $(CFLAGS) -I$(BUILD)/proto -c -o $@ $<
+
+$(BUILD)/user/%.o: user/%.c $(PROTO_H) | $(BUILD)/user
+	$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/san/%.o: user/%.c $(PROTO_H) | $(BUILD)/san
+	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/san/proto-%.o: $(BUILD)/proto/%.c
+	@mkdir -p $(BUILD)/san
+	$(CC) $(SAN_FLAGS) -I$(BUILD)/proto -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJ) | $(BUILD)/unit
+	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(USER_LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(LIB_OBJ) | $(BUILD)/tools
+	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_OBJ) $(USER_LIBS)
+
+# Workloads are test subjects: frame pointers on, symbols kept.
+$(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
+	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -lpthread
+
+$(BUILD)/user $(BUILD)/san $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads:
+	mkdir -p $@
+
+tests-bin: user $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
+
+modules-all:
+	@scripts/build-module.sh $(KERNELS)
+
+unit: $(UNIT_BIN)
+	@tests/run-unit.sh $(UNIT_BIN)
+
+vm-test: tests-bin modules-all
+	@tests/vm/run.sh $(addprefix --kernel ,$(KERNELS)) $(TESTS)
+
+setup:
+	@scripts/setup.sh
+
+check:
+	@scripts/setup.sh
+	@$(MAKE) --no-print-directory all tests-bin modules-all
+	@tests/run-all.sh
+
+demo:
+	@scripts/setup.sh
+	@$(MAKE) --no-print-directory user tests-bin modules-all KERNELS=6.12
+	@scripts/demo.sh
+
+bench:
+	@scripts/setup.sh
+	@$(MAKE) --no-print-directory user tests-bin modules-all
+	@tests/bench/run.sh
+
+checkpatch:
+	@scripts/checkpatch.sh kmod/*.c kmod/*.h
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(BUILD) user/ktprof
+
+.SECONDARY:
+
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/san/*.d)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the kernel's checkpatch.pl (from Debian's linux-source-6.12, taken from
+# the debug kernel tree when built, else extracted once into the cache) on
+# the given files. Exit status is checkpatch's.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
+if tree=$("$here/build-test-kernel.sh" --probe 2>/dev/null); then
+	cp_dir=$tree/build
+else
+	cp_dir=$cache/checkpatch
+	if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+		mkdir -p "$cp_dir"
+		tar -C "$cp_dir" --strip-components=1 -xJf /usr/src/linux-source-6.12.tar.xz \
+			linux-source-6.12/scripts/checkpatch.pl \
+			linux-source-6.12/scripts/spelling.txt \
+			linux-source-6.12/scripts/const_structs.checkpatch
+	fi
+fi
+exec perl "$cp_dir/scripts/checkpatch.pl" --no-tree --quiet --show-types \
+	-f "$@"

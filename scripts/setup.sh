@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install everything ktprof's build and tests need on Debian 12 (bookworm).
+# Idempotent: when every package is present it only checks and returns.
+# Kernel versions are resolved from the archive at run time, never hard-coded.
+set -euo pipefail
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { say "run as root or install sudo"; exit 1; }
+	SUDO=sudo
+fi
+
+base_pkgs=(
+	build-essential bc bison flex kmod cpio xz-utils zstd gzip rsync
+	libssl-dev libelf-dev pkg-config python3
+	qemu-system-x86 busybox-static
+	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3-protobuf
+	libnl-3-dev libnl-genl-3-dev zlib1g-dev
+	linux-perf linux-source-6.12
+	linux-image-amd64 linux-headers-amd64
+)
+
+missing_pkgs() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null |
+			grep -qx installed || printf '%s\n' "$p"
+	done
+}
+
+apt_updated=
+apt_update_once() {
+	[ -n "$apt_updated" ] && return 0
+	say "apt-get update"
+	$SUDO apt-get update -qq
+	apt_updated=1
+}
+
+apt_install() {
+	[ $# -gt 0 ] || return 0
+	apt_update_once
+	say "installing: $*"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+		--no-install-recommends "$@" >/dev/null
+}
+
+# Newest linux-image-6.12.N+debX-amd64-unsigned in the archive (by version sort).
+newest_612_flavour() {
+	apt-cache search --names-only '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64-unsigned$' |
+		awk '{print $1}' | sed -e 's/^linux-image-//' -e 's/-unsigned$//' |
+		sort -V | tail -n 1
+}
+
+read -r -a want < <(missing_pkgs "${base_pkgs[@]}" | tr '\n' ' '; echo)
+apt_install "${want[@]}"
+
+# The primary test kernel: keep the newest installed 6.12 if the archive cannot be
+# asked (offline), otherwise install the newest the archive offers.
+rel=$(newest_612_flavour || true)
+if [ -z "$rel" ]; then
+	apt_update_once
+	rel=$(newest_612_flavour || true)
+fi
+if [ -z "$rel" ]; then
+	say "no linux-image-6.12.*-amd64-unsigned in the apt archive"
+	exit 1
+fi
+read -r -a want < <(missing_pkgs "linux-image-$rel-unsigned" "linux-headers-$rel" | tr '\n' ' '; echo)
+apt_install "${want[@]}"
+
+# Debian's kernel images are mode 0600; qemu needs to read them as any user.
+for k in /boot/vmlinuz-*; do
+	[ -r "$k" ] && [ "$(stat -c %a "$k")" = 644 ] || $SUDO chmod 0644 "$k"
+done
+say "ok (6.12 test kernel: $rel)"

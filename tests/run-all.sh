@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run every test suite and end with "N passed, N failed":
+#   style   checkpatch on kmod/
+#   unit    tests/unit (ASan + UBSan)
+#   cli     tests/cli/t-*.sh, the real binary on files
+#   vm      tests/vm/t-*.sh in VMs on every test kernel (KERNELS)
+# Expects `make all tests-bin modules-all` to have run (make check does).
+# usage: tests/run-all.sh [SUITE...]   (default: all four)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+mkdir -p build
+results=build/test-results.txt
+: >"$results"
+[ $# -gt 0 ] || set -- style unit cli vm
+start=$(date +%s)
+
+run_suite() {
+	case "$1" in
+	style)
+		if out=$(scripts/checkpatch.sh kmod/*.c kmod/*.h 2>&1); then
+			echo "PASS style/checkpatch"
+		else
+			echo "FAIL style/checkpatch"
+			printf '%s\n' "$out" | head -n 40 | sed 's/^/    /'
+		fi
+		;;
+	unit) tests/run-unit.sh build/unit/test-* ;;
+	cli)
+		local t
+		for t in tests/cli/t-*.sh; do
+			[ -e "$t" ] || continue
+			if out=$(bash "$t" 2>&1); then
+				echo "PASS cli/$(basename "$t" .sh | sed 's/^t-//')"
+			else
+				echo "FAIL cli/$(basename "$t" .sh | sed 's/^t-//')"
+				printf '%s\n' "$out" | tail -n 30 | sed 's/^/    /'
+			fi
+		done
+		;;
+	vm)
+		# shellcheck disable=SC2046
+		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 debug}; do printf -- '--kernel %s ' "$k"; done)
+		;;
+	*) echo "FAIL suite/$1: unknown suite" ;;
+	esac
+}
+
+for suite in "$@"; do
+	echo "=== $suite"
+	run_suite "$suite" 2>&1 | tee -a "$results"
+done
+passed=$(grep -c '^PASS ' "$results")
+failed=$(grep -c '^FAIL ' "$results")
+echo "=== $(( $(date +%s) - start )) s"
+if [ "$failed" -gt 0 ]; then
+	echo "failed:"
+	grep '^FAIL ' "$results" | sed 's/^/  /'
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the guest (via scripts/vm-run): each VM test in turn, with
+# markers in the kernel log so the host can attribute console reports to the
+# test that was running. Results go to RESULTS as "NAME RC SECONDS" lines.
+# usage: guest.sh RESULTS_DIR TEST.sh...
+set -u
+results=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+: "${KTPROF_TEST_TIMEOUT:=900}"
+
+for t in "$@"; do
+	name=$(basename "$t" .sh)
+	echo "ktprof-test: begin $name" >/dev/kmsg
+	start=$(date +%s)
+	KTPROF_TEST_OUT=$results/$name.d
+	rm -rf "$KTPROF_TEST_OUT"
+	mkdir -p "$KTPROF_TEST_OUT"
+	export KTPROF_TEST_OUT
+	timeout -k 10 "$KTPROF_TEST_TIMEOUT" bash "$t" >"$results/$name.log" 2>&1
+	rc=$?
+	# A test that failed half-way may leave the module loaded: the next
+	# test starts from a clean kernel.
+	if grep -q '^ktprof ' /proc/modules &&
+	   ! bash "$here/lib.sh" unload >>"$results/$name.log" 2>&1 && [ "$rc" = 0 ]; then
+		rc=1
+	fi
+	echo "ktprof-test: end $name rc=$rc" >/dev/kmsg
+	echo "$name $rc $(( $(date +%s) - start ))" >>"$results/results"
+done

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for VM tests; sourced by tests/vm/t-*.sh, which run as root in the
+# guest. `bash lib.sh unload` unloads a module a failed test left behind.
+set -u
+KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KTPROF_KO=$KTPROF_TOP/build/kmod/$(uname -r)/kmod/ktprof.ko
+KTPROF=$KTPROF_TOP/user/ktprof
+KTPROF_DBG=/sys/kernel/debug/ktprof
+WORKLOADS=$KTPROF_TOP/build/workloads
+TOOLS=$KTPROF_TOP/build/tools
+: "${KTPROF_TEST_OUT:=${TMPDIR:-/tmp}/ktprof-test.$$}"
+mkdir -p "$KTPROF_TEST_OUT"
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+say() { echo "--- $*"; }
+
+# Major.minor of the running kernel as one number: 6.12 -> 612.
+kernel_version() {
+	local r
+	r=$(uname -r)
+	r=${r%%-*}
+	echo "$r" | awk -F. '{ printf "%d%02d\n", $1, $2 }'
+}
+
+module_loaded() { grep -q '^ktprof ' /proc/modules; }
+
+load_module() {
+	module_loaded && fail "ktprof is already loaded"
+	insmod "$KTPROF_KO" "$@" || fail "insmod $KTPROF_KO $* failed"
+}
+
+unload_module() {
+	module_loaded || return 0
+	if [ -w "$KTPROF_DBG/control" ] && grep -q running "$KTPROF_DBG/control" 2>/dev/null; then
+		echo stop >"$KTPROF_DBG/control" || true
+	fi
+	rmmod ktprof || fail "rmmod ktprof failed"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
+	unload_module
+fi

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run VM tests (tests/vm/t-*.sh) on test kernels and print one PASS or FAIL
+# line per test and kernel. A test fails when it exits non-zero, when the VM
+# dies while it runs, or when the kernel log shows a bug report (oops, BUG,
+# WARNING, KASAN, lockdep, ...) while it runs.
+#
+# usage: tests/vm/run.sh [--kernel NAME]... [TEST...]
+#   NAME: 6.12, 6.1, debug (default: all three); TEST: a name like
+#   load-unload or a path to tests/vm/t-load-unload.sh (default: all)
+#
+# Test headers (comment lines in the test script):
+#   # kernels: 6.12 debug      only on these kernels (default: all)
+#   # vm-args: --cpus 4        boot options; tests with equal options share
+#                              one boot
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kernels=()
+tests=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernels+=("$2"); shift 2 ;;
+	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	*) tests+=("$1"); shift ;;
+	esac
+done
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1 debug)
+if [ ${#tests[@]} -eq 0 ]; then
+	tests=("$top"/tests/vm/t-*.sh)
+else
+	for i in "${!tests[@]}"; do
+		t=${tests[$i]}
+		[ -f "$t" ] || t=$top/tests/vm/t-${t#t-}
+		[ -f "$t" ] || t=${t%.sh}.sh
+		[ -f "$t" ] || { echo "FAIL vm/${tests[$i]}: no such test"; exit 1; }
+		tests[$i]=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
+	done
+fi
+
+header() { sed -n "s/^# $2: *//p" "$1" | head -n 1; }
+
+# Test name: t-load-unload.sh -> load-unload
+test_name() { local n; n=$(basename "$1" .sh); echo "${n#t-}"; }
+
+report_group() {
+	local kernel=$1 out=$2 vm_rc=$3
+	shift 3
+	local t name rc secs log bad died=
+	for t in "$@"; do
+		name=$(test_name "$t")
+		log=$out/$(basename "$t" .sh).log
+		read -r _ rc secs < <(grep "^$(basename "$t" .sh) " "$out/results" 2>/dev/null)
+		# Kernel reports printed between this test's markers.
+		bad=$(awk -v b="ktprof-test: begin $(basename "$t" .sh)" \
+			-v e="ktprof-test: end $(basename "$t" .sh) " \
+			'index($0, b) { on = 1; next } index($0, e) { on = 0 } on' \
+			"$out/console.log" | "$top/scripts/console-check")
+		if [ -z "${rc-}" ]; then
+			echo "FAIL vm/$name@$kernel: the VM died or timed out while it ran (vm-run exit $vm_rc)"
+			[ -n "$died" ] || tail -n 40 "$out/console.log" | sed 's/^/    console| /'
+			died=1
+		elif [ -n "$bad" ]; then
+			echo "FAIL vm/$name@$kernel: kernel reported a bug during the test"
+			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
+			tail -n 20 "$log" | sed 's/^/    log| /'
+		elif [ "$rc" != 0 ]; then
+			echo "FAIL vm/$name@$kernel: exit $rc (${secs} s); log $log"
+			tail -n 30 "$log" | sed 's/^/    log| /'
+		else
+			echo "PASS vm/$name@$kernel (${secs} s)"
+		fi
+		unset rc secs
+	done
+}
+
+for kernel in "${kernels[@]}"; do
+	release=$("$top/scripts/kernels.sh" "$kernel" | cut -d' ' -f2) || {
+		for t in "${tests[@]}"; do echo "FAIL vm/$(test_name "$t")@$kernel: kernel unavailable"; done
+		continue
+	}
+	if [ ! -f "$top/build/kmod/$release/kmod/ktprof.ko" ]; then
+		echo "FAIL vm/build@$kernel: build/kmod/$release/kmod/ktprof.ko missing (make modules-all)"
+		continue
+	fi
+	# Group the tests that apply to this kernel by their boot options.
+	declare -A groups=()
+	order=()
+	for t in "${tests[@]}"; do
+		ks=$(header "$t" kernels)
+		if [ -n "$ks" ] && ! [[ " $ks " == *" $kernel "* ]]; then
+			continue
+		fi
+		args=$(header "$t" vm-args)
+		[ -n "${groups[k$args]+x}" ] || order+=("$args")
+		groups[k$args]+="$t "
+	done
+	gi=0
+	for args in "${order[@]}"; do
+		gi=$((gi + 1))
+		out=$top/build/vm/$kernel/group$gi
+		rm -rf "$out"
+		mkdir -p "$out"
+		read -r -a group_tests <<<"${groups[k$args]}"
+		# shellcheck disable=SC2086
+		"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
+			--timeout "${KTPROF_VM_TIMEOUT:-3600}" -- \
+			"$top/tests/vm/guest.sh" "$out" "${group_tests[@]}" \
+			>"$out/vm-run.out" 2>&1
+		vm_rc=$?
+		# Reports outside any test (boot, shutdown) fail the boot itself.
+		bad=$(awk '/ktprof-test: begin /{on=1} /ktprof-test: end /{on=0; next} !on' \
+			"$out/console.log" | "$top/scripts/console-check")
+		if [ -n "$bad" ]; then
+			echo "FAIL vm/boot@$kernel: kernel reported a bug outside the tests"
+			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
+		fi
+		report_group "$kernel" "$out" "$vm_rc" "${group_tests[@]}"
+	done
+	unset groups
+done

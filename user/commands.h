@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Subcommand entry points. Each returns an exit status: 0 ok, 1 failure,
+ * 2 usage error.
+ */
+#ifndef KTPROF_COMMANDS_H
+#define KTPROF_COMMANDS_H
+
+int cmd_version(int argc, char **argv);
+
+#endif
