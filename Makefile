@@ -121,7 +121,7 @@ bench:
 	@tests/bench/run.sh
 
 checkpatch:
-	@scripts/checkpatch.sh kmod/*.c kmod/*.h
+	@scripts/checkpatch.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run the kernel's checkpatch.pl (from Debian's linux-source-6.12, taken from
 # the debug kernel tree when built, else extracted once into the cache) on
-# the given files. Exit status is checkpatch's.
+# the given files (default: the module's sources, generated files excluded).
+# Exit status is checkpatch's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ $# -eq 0 ]; then
+	for f in "$here"/../kmod/*.c "$here"/../kmod/*.h; do
+		case "$f" in *.mod.c) ;; *) set -- "$@" "$f" ;; esac
+	done
+fi
 cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
 if tree=$("$here/build-test-kernel.sh" --probe 2>/dev/null); then
 	cp_dir=$tree/build

@@ -19,7 +19,7 @@ start=$(date +%s)
 run_suite() {
 	case "$1" in
 	style)
-		if out=$(scripts/checkpatch.sh kmod/*.c kmod/*.h 2>&1); then
+		if out=$(scripts/checkpatch.sh 2>&1); then
 			echo "PASS style/checkpatch"
 		else
 			echo "FAIL style/checkpatch"
