@@ -2,29 +2,107 @@
 /*
  * ktprof: BPF-free scheduler tracing and CPU profiling.
  *
- * Module init/exit: creates /sys/kernel/debug/ktprof/ and removes it.
+ * Module init/exit and parameters. The parameters are the defaults of every
+ * session started from debugfs or at load (autostart=1); the recorder sends
+ * its own configuration over netlink. A bad parameter fails the load with
+ * -EINVAL and a one-line reason in the kernel log.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
-#include <linux/debugfs.h>
+#include <linux/slab.h>
 
-static struct dentry *ktp_debugfs_dir;
+#include "ktprof.h"
+
+static bool ktp_param_autostart;
+module_param_named(autostart, ktp_param_autostart, bool, 0444);
+MODULE_PARM_DESC(autostart, "start a session at load (default 0)");
+
+char *ktp_param_events = "all";
+module_param_named(events, ktp_param_events, charp, 0444);
+MODULE_PARM_DESC(events,
+		 "event groups: comma list of sched,irq,softirq,ipi,wq or all (default all)");
+
+unsigned int ktp_param_subbuf_size = 256 << 10;
+module_param_named(subbuf_size, ktp_param_subbuf_size, uint, 0444);
+MODULE_PARM_DESC(subbuf_size, "relay sub-buffer size in bytes (default 262144)");
+
+unsigned int ktp_param_n_subbufs = 8;
+module_param_named(n_subbufs, ktp_param_n_subbufs, uint, 0444);
+MODULE_PARM_DESC(n_subbufs, "relay sub-buffers per CPU (default 8)");
+
+char *ktp_param_cpus = "";
+module_param_named(cpus, ktp_param_cpus, charp, 0444);
+MODULE_PARM_DESC(cpus, "CPUs to trace, a CPU list such as 0-3,6 (default all)");
+
+bool ktp_param_overwrite;
+module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
+MODULE_PARM_DESC(overwrite,
+		 "flight recorder: keep the newest records when full (default 0: drop new ones)");
 
 static int __init ktp_init(void)
 {
-	ktp_debugfs_dir = debugfs_create_dir("ktprof", NULL);
-	if (IS_ERR(ktp_debugfs_dir)) {
-		pr_err("cannot create debugfs directory: %ld\n",
-		       PTR_ERR(ktp_debugfs_dir));
-		return PTR_ERR(ktp_debugfs_dir);
+	struct ktp_config *cfg;
+	int ret;
+
+	/* Check the parameters now, so that a bad one fails the load. */
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	ret = ktp_config_from_params(cfg);
+	if (ret)
+		goto out_cfg;
+
+	ret = ktp_probes_init();
+	if (ret)
+		goto out_cfg;
+	ret = ktp_relay_init();
+	if (ret)
+		goto out_cfg;
+	ret = ktp_control_init();
+	if (ret) {
+		pr_err("cannot create /sys/kernel/debug/ktprof: %d\n", ret);
+		goto out_cfg;
 	}
+	ret = ktp_hotplug_init();
+	if (ret) {
+		pr_err("cannot register the CPU hotplug callbacks: %d\n", ret);
+		goto out_control;
+	}
+	ret = ktp_genl_init();
+	if (ret) {
+		pr_err("cannot register the generic netlink family: %d\n", ret);
+		goto out_hotplug;
+	}
+	if (ktp_param_autostart) {
+		ret = ktp_session_start(cfg);
+		if (ret) {
+			pr_err("autostart failed: %d\n", ret);
+			goto out_genl;
+		}
+	}
+	kfree(cfg);
 	return 0;
+
+out_genl:
+	ktp_genl_exit();
+out_hotplug:
+	ktp_hotplug_exit();
+out_control:
+	ktp_control_exit();
+out_cfg:
+	kfree(cfg);
+	return ret;
 }
 
 static void __exit ktp_exit(void)
 {
-	debugfs_remove_recursive(ktp_debugfs_dir);
+	/* No new control calls, then stop, then the files go. */
+	ktp_control_remove_files();
+	ktp_genl_exit();
+	ktp_session_teardown();
+	ktp_hotplug_exit();
+	ktp_control_exit();
 }
 
 module_init(ktp_init);

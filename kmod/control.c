@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs control files under /sys/kernel/debug/ktprof/, root only:
+ *   control   write start, stop or flush; read the session state
+ *   stats     per-CPU records, bytes, average record size, drops by type
+ *   meta      ABI, kernel, CPUs, start clocks, events, buffer geometry
+ *   selftest  write N: N selftest records on the writing CPU; read the
+ *             last result
+ * A shell-only VM init script can capture with these and `cat`.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/utsname.h>
+
+#include "ktprof.h"
+
+struct dentry *ktp_debugfs_dir;
+static struct dentry *ktp_control_files[4];
+
+static const char * const ktp_rec_names[] = KTP_REC_NAMES;
+static_assert(ARRAY_SIZE(ktp_rec_names) == KTP_REC_NR_TYPES);
+
+/* Last selftest result, under ktp_lock. */
+static struct {
+	bool valid;
+	unsigned int cpu;
+	u64 requested, written, dropped;
+} ktp_last_selftest;
+
+/* A short command from user space, NUL-terminated and trimmed. */
+static int ktp_copy_cmd(char *buf, size_t size, const char __user *ubuf,
+			size_t count)
+{
+	if (count == 0 || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	return 0;
+}
+
+static int ktp_start_from_params(void)
+{
+	struct ktp_config *cfg;
+	int ret;
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	ret = ktp_config_from_params(cfg);
+	if (!ret)
+		ret = ktp_session_start(cfg);
+	kfree(cfg);
+	return ret;
+}
+
+static ssize_t ktp_control_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char cmd[16];
+	int ret;
+
+	ret = ktp_copy_cmd(cmd, sizeof(cmd), ubuf, count);
+	if (ret)
+		return ret;
+	if (!strcmp(cmd, "start"))
+		ret = ktp_start_from_params();
+	else if (!strcmp(cmd, "stop"))
+		ret = ktp_session_stop();
+	else if (!strcmp(cmd, "flush"))
+		ret = ktp_session_flush();
+	else
+		ret = -EINVAL;
+	return ret ? ret : count;
+}
+
+static int ktp_control_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n",
+		   ktp_session_state_name(READ_ONCE(ktp_session.state)));
+	return 0;
+}
+
+static int ktp_control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ktp_control_show, NULL);
+}
+
+static const struct file_operations ktp_control_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_control_open,
+	.read = seq_read,
+	.write = ktp_control_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static void ktp_show_events(struct seq_file *m, const char *key, u32 mask)
+{
+	const char *sep = "";
+	unsigned int bit;
+
+	seq_printf(m, "%s=", key);
+	for (bit = 0; ktp_event_group_name(bit); bit++) {
+		if (mask & (1U << bit)) {
+			seq_printf(m, "%s%s", sep, ktp_event_group_name(bit));
+			sep = ",";
+		}
+	}
+	seq_putc(m, '\n');
+}
+
+static int ktp_meta_show(struct seq_file *m, void *v)
+{
+	struct ktp_session *s = &ktp_session;
+
+	mutex_lock(&ktp_lock);
+	seq_printf(m, "abi=%u.%u\n", KTP_ABI_MAJOR, KTP_ABI_MINOR);
+	seq_printf(m, "version=%s\n", KTP_VERSION_STRING);
+	seq_printf(m, "kernel=%s\n", init_utsname()->release);
+	seq_printf(m, "machine=%s\n", init_utsname()->machine);
+	seq_printf(m, "nr_cpus=%u\n", nr_cpu_ids);
+	seq_printf(m, "cpus_online=%*pbl\n", cpumask_pr_args(cpu_online_mask));
+	seq_printf(m, "state=%s\n", ktp_session_state_name(s->state));
+	ktp_show_events(m, "events_unavailable", ktp_events_unavailable());
+	if (s->state != KTP_SESSION_IDLE) {
+		seq_printf(m, "session_id=%llu\n", s->id);
+		seq_printf(m, "clock_boottime_ns=%llu\n", s->clock_boot);
+		seq_printf(m, "clock_monotonic_ns=%llu\n", s->clock_mono);
+		seq_printf(m, "clock_realtime_ns=%llu\n", s->clock_real);
+		ktp_show_events(m, "events", s->cfg.events &
+				~ktp_events_unavailable());
+		seq_printf(m, "subbuf_size=%u\n", s->cfg.subbuf_size);
+		seq_printf(m, "n_subbufs=%u\n", s->cfg.n_subbufs);
+		seq_printf(m, "overwrite=%d\n", s->cfg.overwrite);
+		seq_printf(m, "cpus=%*pbl\n", cpumask_pr_args(&s->cfg.cpus));
+	}
+	mutex_unlock(&ktp_lock);
+	return 0;
+}
+
+static int ktp_meta_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ktp_meta_show, NULL);
+}
+
+static const struct file_operations ktp_meta_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_meta_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* Two decimals of a ratio, without floating point. */
+static void ktp_show_avg(struct seq_file *m, u64 bytes, u64 records)
+{
+	u64 centi = records ? div64_u64(bytes * 100, records) : 0;
+
+	seq_printf(m, " avg_bytes=%llu.%02llu", div_u64(centi, 100),
+		   centi % 100);
+}
+
+static int ktp_stats_show(struct seq_file *m, void *v)
+{
+	u64 records = 0, bytes = 0, lost = 0, written[KTP_REC_NR_TYPES] = {};
+	unsigned int t;
+	int cpu;
+
+	mutex_lock(&ktp_lock);
+	seq_printf(m, "state=%s\n", ktp_session_state_name(ktp_session.state));
+	if (ktp_session.state == KTP_SESSION_IDLE)
+		goto out;
+	seq_printf(m, "session_id=%llu\n", ktp_session.id);
+	for_each_possible_cpu(cpu) {
+		struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
+		u64 r = READ_ONCE(kc->records), b = READ_ONCE(kc->bytes);
+		u64 l = READ_ONCE(kc->lost);
+
+		if (!kc->subbufs)
+			continue;
+		records += r;
+		bytes += b;
+		lost += l;
+		for (t = 0; t < KTP_REC_NR_TYPES; t++)
+			written[t] += READ_ONCE(kc->written[t]);
+		seq_printf(m, "cpu=%d records=%llu bytes=%llu", cpu, r, b);
+		ktp_show_avg(m, b, r);
+		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu\n",
+			   READ_ONCE(kc->subbufs), l, READ_ONCE(kc->nested),
+			   READ_ONCE(kc->overwritten));
+		if (!l)
+			continue;
+		seq_printf(m, "cpu=%d dropped", cpu);
+		for (t = 0; t < KTP_REC_NR_TYPES; t++)
+			if (kc->dropped[t])
+				seq_printf(m, " %s=%llu", ktp_rec_names[t],
+					   READ_ONCE(kc->dropped[t]));
+		seq_putc(m, '\n');
+	}
+	seq_printf(m, "total records=%llu bytes=%llu", records, bytes);
+	ktp_show_avg(m, bytes, records);
+	seq_printf(m, " lost=%llu\n", lost);
+	seq_puts(m, "total written");
+	for (t = 1; t < KTP_REC_NR_TYPES; t++)
+		if (written[t])
+			seq_printf(m, " %s=%llu", ktp_rec_names[t], written[t]);
+	seq_putc(m, '\n');
+out:
+	mutex_unlock(&ktp_lock);
+	return 0;
+}
+
+static int ktp_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ktp_stats_show, NULL);
+}
+
+static const struct file_operations ktp_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_stats_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	u64 n, written = 0, dropped = 0;
+	unsigned int cpu = 0;
+	char buf[24];
+	int ret;
+
+	ret = ktp_copy_cmd(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
+	ret = kstrtou64(buf, 0, &n);
+	if (ret)
+		return ret;
+	ret = ktp_session_selftest(n, &cpu, &written, &dropped);
+	if (ret)
+		return ret;
+	mutex_lock(&ktp_lock);
+	ktp_last_selftest.valid = true;
+	ktp_last_selftest.cpu = cpu;
+	ktp_last_selftest.requested = n;
+	ktp_last_selftest.written = written;
+	ktp_last_selftest.dropped = dropped;
+	mutex_unlock(&ktp_lock);
+	return count;
+}
+
+static int ktp_selftest_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&ktp_lock);
+	if (ktp_last_selftest.valid)
+		seq_printf(m, "cpu=%u requested=%llu written=%llu dropped=%llu\n",
+			   ktp_last_selftest.cpu, ktp_last_selftest.requested,
+			   ktp_last_selftest.written,
+			   ktp_last_selftest.dropped);
+	mutex_unlock(&ktp_lock);
+	return 0;
+}
+
+static int ktp_selftest_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ktp_selftest_show, NULL);
+}
+
+static const struct file_operations ktp_selftest_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_selftest_open,
+	.read = seq_read,
+	.write = ktp_selftest_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+int ktp_control_init(void)
+{
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "control", 0600, &ktp_control_fops },
+		{ "stats", 0400, &ktp_stats_fops },
+		{ "meta", 0400, &ktp_meta_fops },
+		{ "selftest", 0600, &ktp_selftest_fops },
+	};
+	size_t i;
+
+	static_assert(ARRAY_SIZE(files) == ARRAY_SIZE(ktp_control_files));
+	ktp_debugfs_dir = debugfs_create_dir("ktprof", NULL);
+	if (IS_ERR(ktp_debugfs_dir))
+		return PTR_ERR(ktp_debugfs_dir);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		ktp_control_files[i] = debugfs_create_file(files[i].name,
+							   files[i].mode,
+							   ktp_debugfs_dir,
+							   NULL, files[i].fops);
+		if (IS_ERR(ktp_control_files[i])) {
+			int ret = PTR_ERR(ktp_control_files[i]);
+
+			debugfs_remove_recursive(ktp_debugfs_dir);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Remove the control files first (waiting for calls in progress), so no new
+ * session can start while the module goes away; the directory goes last.
+ */
+void ktp_control_remove_files(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ktp_control_files); i++)
+		debugfs_remove(ktp_control_files[i]);
+}
+
+void ktp_control_exit(void)
+{
+	debugfs_remove_recursive(ktp_debugfs_dir);
+}

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * ktprof record ABI, shared by ktprof.ko and the ktprof tools.
+ *
+ * Each per-CPU relay file (/sys/kernel/debug/ktprof/cpuN) is a sequence of
+ * sub-buffers; read() skips their tail padding, so a file is a dense stream
+ * of records. Every record starts with struct ktp_hdr: its type, its total
+ * size in bytes (a multiple of 4) and its time as a delta from the previous
+ * record of the same sub-buffer. Every sub-buffer starts with a
+ * KTP_REC_SUBBUF record carrying the magic, the CPU, a per-CPU sequence
+ * number, the cumulative count of records lost on that CPU and an absolute
+ * timestamp, so a reader can start at any sub-buffer, detect loss and
+ * resynchronise after damage. A reader skips records of types it does not
+ * know by their size.
+ *
+ * All fields are little-endian and fixed-width; structures are packed to
+ * 4-byte alignment, so 64-bit fields may be unaligned: readers copy them.
+ * Timestamps are CLOCK_BOOTTIME nanoseconds (ktime_get_boot_fast_ns()).
+ *
+ * Compatibility: a new minor version only adds record types, or fields at
+ * the end of a record (readers take the size from the header). Anything else
+ * bumps the major version, which older readers refuse.
+ */
+#ifndef KTPROF_ABI_H
+#define KTPROF_ABI_H
+
+#include <linux/types.h>
+
+#define KTP_VERSION_STRING "0.1"
+#define KTP_ABI_MAJOR 1
+#define KTP_ABI_MINOR 0
+
+/* "KTP1" as little-endian bytes, in every sub-buffer header. */
+#define KTP_SUBBUF_MAGIC 0x3150544bU
+
+#define KTP_COMM_LEN 16
+#define KTP_EXEC_NAME_MAX 256	/* filename bytes kept, NUL included */
+#define KTP_IRQ_NAME_MAX 32	/* irq action name bytes kept, NUL included */
+#define KTP_REC_MAX_SIZE 65532	/* sizes are u16, multiples of 4 */
+
+#define __ktp_packed __attribute__((packed, aligned(4)))
+
+enum ktp_rec_type {
+	KTP_REC_INVALID = 0,	/* never written: zeroed memory is invalid */
+	KTP_REC_SUBBUF,		/* struct ktp_subbuf: sub-buffer header */
+	KTP_REC_TIME,		/* struct ktp_time: absolute time */
+	KTP_REC_CPU,		/* struct ktp_cpu_mark: start/stop/online/offline */
+	KTP_REC_TASK,		/* struct ktp_task: task identity */
+	KTP_REC_SWITCH,		/* struct ktp_switch */
+	KTP_REC_WAKING,		/* struct ktp_waking (also wakeup_new) */
+	KTP_REC_MIGRATE,	/* struct ktp_migrate */
+	KTP_REC_FORK,		/* struct ktp_fork */
+	KTP_REC_EXEC,		/* struct ktp_exec */
+	KTP_REC_EXIT,		/* struct ktp_exit */
+	KTP_REC_FREE,		/* struct ktp_free */
+	KTP_REC_IRQ_ENTRY,	/* struct ktp_irq */
+	KTP_REC_IRQ_EXIT,	/* struct ktp_irq */
+	KTP_REC_IRQ_NAME,	/* struct ktp_irq_name */
+	KTP_REC_SOFTIRQ_ENTRY,	/* struct ktp_softirq */
+	KTP_REC_SOFTIRQ_EXIT,	/* struct ktp_softirq */
+	KTP_REC_IPI_SEND,	/* struct ktp_ipi */
+	KTP_REC_WQ_START,	/* struct ktp_wq */
+	KTP_REC_WQ_END,		/* struct ktp_wq */
+	KTP_REC_SELFTEST,	/* struct ktp_selftest */
+	KTP_REC_NR_TYPES
+};
+
+/* Record type names, indexed by enum ktp_rec_type. */
+#define KTP_REC_NAMES {							\
+	"invalid", "subbuf", "time", "cpu", "task", "sched_switch",	\
+	"sched_waking", "sched_migrate", "fork", "exec", "exit", "free", \
+	"irq_entry", "irq_exit", "irq_name", "softirq_entry",		\
+	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
+}
+
+/* Common header of every record. */
+struct ktp_hdr {
+	__u8 type;		/* enum ktp_rec_type */
+	__u8 flags;		/* per-type flags */
+	__u16 size;		/* whole record in bytes, multiple of 4, >= 8 */
+	__u32 ts_delta;		/* ns after the previous record's time */
+} __ktp_packed;
+
+/*
+ * First record of every sub-buffer. Its time is @ts (its ts_delta is 0) and
+ * the following records' deltas start from it. @lost counts every record
+ * this CPU dropped since the session started, up to this sub-buffer; a jump
+ * between consecutive headers is loss between them. @seq counts sub-buffers
+ * started on this CPU, so a gap in @seq is a sub-buffer lost in overwrite
+ * mode (its records are also in @lost).
+ */
+struct ktp_subbuf {
+	struct ktp_hdr h;
+	__u32 magic;		/* KTP_SUBBUF_MAGIC */
+	__u16 cpu;
+	__u8 abi_major;
+	__u8 abi_minor;
+	__u64 seq;
+	__u64 lost;
+	__u64 ts;
+	__u64 session_id;
+} __ktp_packed;
+
+/* An absolute time, written when a delta would not fit in 32 bits. */
+struct ktp_time {
+	struct ktp_hdr h;
+	__u64 ts;
+} __ktp_packed;
+
+enum ktp_cpu_reason {
+	KTP_CPU_START = 1,	/* session started: @pid is running here */
+	KTP_CPU_STOP,		/* session stopped: final counts */
+	KTP_CPU_ONLINE,		/* CPU came online during the session */
+	KTP_CPU_OFFLINE,	/* CPU is going offline: final counts */
+};
+
+/*
+ * Per-CPU session markers. At START and ONLINE, @pid is the task running
+ * on this CPU, the first "prev" of the switch sequence. At STOP and OFFLINE,
+ * @records and @lost are this CPU's totals so far (this record excluded).
+ */
+struct ktp_cpu_mark {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 reason;		/* enum ktp_cpu_reason */
+	__u8 prio;		/* see KTP_PRIO_DL */
+	__u8 pad;
+	__u64 records;
+	__u64 lost;
+} __ktp_packed;
+
+/* Priorities are the kernel's 0..139; deadline tasks (-1) are stored as: */
+#define KTP_PRIO_DL 0xff
+
+/* struct ktp_task flags */
+#define KTP_TASK_KTHREAD	0x01	/* a kernel thread */
+#define KTP_TASK_SNAPSHOT	0x02	/* from the session-start snapshot */
+#define KTP_TASK_RENAME		0x04	/* comm changed (task_rename) */
+#define KTP_TASK_EXEC		0x08	/* after exec */
+#define KTP_TASK_FORK		0x10	/* a new task (fork/clone) */
+
+/*
+ * Task identity: written once per task per session, before or near its
+ * first appearance, and again when it changes (rename, exec). @state is the
+ * task-report state (as sched_switch's prev_state) for snapshot records.
+ */
+struct ktp_task {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 tgid;
+	__u32 ppid;		/* real parent's tgid */
+	__u16 flags;		/* KTP_TASK_* */
+	__u16 state;
+	__u8 prio;
+	__u8 pad[3];
+	char comm[KTP_COMM_LEN];	/* NUL-padded */
+} __ktp_packed;
+
+/* Task-report states (prev_state) as the kernel's sched_switch shows them. */
+#define KTP_STATE_RUNNING	0x0000
+#define KTP_STATE_INTERRUPTIBLE	0x0001	/* S */
+#define KTP_STATE_UNINTERRUPTIBLE 0x0002	/* D */
+#define KTP_STATE_STOPPED	0x0004	/* T */
+#define KTP_STATE_TRACED	0x0008	/* t */
+#define KTP_STATE_EXIT_DEAD	0x0010	/* X */
+#define KTP_STATE_EXIT_ZOMBIE	0x0020	/* Z */
+#define KTP_STATE_PARKED	0x0040	/* P */
+#define KTP_STATE_IDLE		0x0080	/* I */
+#define KTP_STATE_PREEMPTED	0x0100	/* TASK_REPORT_MAX: preempted, R+ */
+
+/*
+ * sched_switch. h.flags holds the number of per-switch counter deltas that
+ * follow the fixed part (u64 each, the outgoing task's counts this slice).
+ */
+struct ktp_switch {
+	struct ktp_hdr h;
+	__u32 prev_pid;
+	__u32 next_pid;
+	__u16 prev_state;	/* KTP_STATE_* */
+	__u8 prev_prio;
+	__u8 next_prio;
+} __ktp_packed;
+
+#define KTP_WAKING_NEW 0x01	/* h.flags: sched_wakeup_new */
+
+/* sched_waking / sched_wakeup_new; the waker is the task running here. */
+struct ktp_waking {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 target_cpu;
+	__u8 prio;
+	__u8 pad;
+} __ktp_packed;
+
+struct ktp_migrate {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 orig_cpu;
+	__u16 dest_cpu;
+} __ktp_packed;
+
+#define KTP_FORK_THREAD 0x01	/* h.flags: the child shares its tgid */
+
+struct ktp_fork {
+	struct ktp_hdr h;
+	__u32 parent_pid;
+	__u32 child_pid;
+	__u32 child_tgid;
+} __ktp_packed;
+
+/* sched_process_exec; @filename is NUL-terminated, padded to the size. */
+struct ktp_exec {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 old_pid;
+	char filename[];
+} __ktp_packed;
+
+struct ktp_exit {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 tgid;
+	__s32 exit_code;
+} __ktp_packed;
+
+struct ktp_free {
+	struct ktp_hdr h;
+	__u32 pid;
+} __ktp_packed;
+
+/* irq_handler_entry / irq_handler_exit (@ret only at exit). */
+struct ktp_irq {
+	struct ktp_hdr h;
+	__u32 irq;
+	__s32 ret;
+} __ktp_packed;
+
+/* An irq's action name, written once per irq per session. */
+struct ktp_irq_name {
+	struct ktp_hdr h;
+	__u32 irq;
+	char name[];		/* NUL-terminated, padded to the size */
+} __ktp_packed;
+
+struct ktp_softirq {
+	struct ktp_hdr h;
+	__u32 vec;
+} __ktp_packed;
+
+/*
+ * IPI sent from this CPU. @callback is the function the target runs (0:
+ * reschedule IPI). h.flags == 0: one target, @cpu. h.flags == N > 0: the
+ * targets are the bitmap of N u64 words that follows @cpu (@cpu unused).
+ */
+struct ktp_ipi {
+	struct ktp_hdr h;
+	__u64 callback;
+	__u32 cpu;
+} __ktp_packed;
+
+/* workqueue_execute_start / _end; the worker is the task running here. */
+struct ktp_wq {
+	struct ktp_hdr h;
+	__u64 function;
+	__u64 work;
+} __ktp_packed;
+
+/* Emitted on demand through the debugfs selftest file. */
+struct ktp_selftest {
+	struct ktp_hdr h;
+	__u64 seq;
+} __ktp_packed;
+
+/* Event groups (module parameter "events", meta "events"). */
+enum ktp_event_group {
+	KTP_EV_SCHED = 0x01,
+	KTP_EV_IRQ = 0x02,
+	KTP_EV_SOFTIRQ = 0x04,
+	KTP_EV_IPI = 0x08,
+	KTP_EV_WQ = 0x10,
+};
+#define KTP_EV_ALL 0x1f
+
+/*
+ * Generic netlink family "ktprof" (version 1). Every command needs
+ * CAP_NET_ADMIN. START takes the session configuration; omitted attributes
+ * take the module parameters' values. GET_STATS and GET_META reply with the
+ * same command and attributes.
+ */
+#define KTP_GENL_NAME "ktprof"
+#define KTP_GENL_VERSION 1
+
+enum ktp_genl_cmd {
+	KTP_CMD_UNSPEC,
+	KTP_CMD_START,
+	KTP_CMD_STOP,
+	KTP_CMD_FLUSH,
+	KTP_CMD_GET_STATS,
+	KTP_CMD_GET_META,
+	__KTP_CMD_MAX
+};
+
+enum ktp_genl_attr {
+	KTP_A_UNSPEC,
+	KTP_A_EVENTS,		/* u32: KTP_EV_* */
+	KTP_A_SUBBUF_SIZE,	/* u32: bytes */
+	KTP_A_N_SUBBUFS,	/* u32 */
+	KTP_A_CPUS,		/* string: CPU list, "" for all */
+	KTP_A_OVERWRITE,	/* u8: 0 drop new records when full, 1 overwrite */
+	KTP_A_ABI_MAJOR,	/* u32 (reply) */
+	KTP_A_ABI_MINOR,	/* u32 (reply) */
+	KTP_A_STATE,		/* u32: enum ktp_session_state (reply) */
+	KTP_A_SESSION_ID,	/* u64 (reply) */
+	KTP_A_RELEASE,		/* string: kernel release (reply) */
+	KTP_A_NR_CPUS,		/* u32: possible CPUs (reply) */
+	KTP_A_CLOCK_BOOT,	/* u64: start clocks, ns (reply) */
+	KTP_A_CLOCK_MONO,	/* u64 */
+	KTP_A_CLOCK_REAL,	/* u64 */
+	KTP_A_EVENTS_UNAVAIL,	/* u32: groups this kernel lacks (reply) */
+	KTP_A_CPU_STATS,	/* nested, repeated: one per CPU (reply) */
+	KTP_A_PAD,
+	__KTP_A_MAX
+};
+#define KTP_A_MAX (__KTP_A_MAX - 1)
+
+/* Attributes inside KTP_A_CPU_STATS; all u64 but CPU. */
+enum ktp_genl_cpu_attr {
+	KTP_CA_UNSPEC,
+	KTP_CA_CPU,		/* u32 */
+	KTP_CA_RECORDS,		/* records written */
+	KTP_CA_BYTES,		/* bytes written (sub-buffer headers excluded) */
+	KTP_CA_LOST,		/* records dropped, all reasons */
+	KTP_CA_SUBBUFS,		/* sub-buffers started */
+	KTP_CA_NESTED,		/* dropped: nested writer on the same CPU */
+	KTP_CA_OVERWRITTEN,	/* dropped: overwritten (overwrite mode) */
+	KTP_CA_DROPPED,		/* binary: u64[KTP_REC_NR_TYPES] drops by type */
+	KTP_CA_PAD,
+	__KTP_CA_MAX
+};
+#define KTP_CA_MAX (__KTP_CA_MAX - 1)
+
+enum ktp_session_state {
+	KTP_SESSION_IDLE = 0,	/* no session yet */
+	KTP_SESSION_RUNNING,	/* tracing */
+	KTP_SESSION_STOPPED,	/* stopped; data readable until the next start */
+};
+
+#ifdef __KERNEL__
+#include <linux/build_bug.h>
+#define KTP_ABI_SIZE(type, n) static_assert(sizeof(type) == (n), #type)
+#else
+#define KTP_ABI_SIZE(type, n) _Static_assert(sizeof(type) == (n), #type)
+#endif
+KTP_ABI_SIZE(struct ktp_hdr, 8);
+KTP_ABI_SIZE(struct ktp_subbuf, 48);
+KTP_ABI_SIZE(struct ktp_time, 16);
+KTP_ABI_SIZE(struct ktp_cpu_mark, 32);
+KTP_ABI_SIZE(struct ktp_task, 44);
+KTP_ABI_SIZE(struct ktp_switch, 20);
+KTP_ABI_SIZE(struct ktp_waking, 16);
+KTP_ABI_SIZE(struct ktp_migrate, 16);
+KTP_ABI_SIZE(struct ktp_fork, 20);
+KTP_ABI_SIZE(struct ktp_exec, 16);
+KTP_ABI_SIZE(struct ktp_exit, 20);
+KTP_ABI_SIZE(struct ktp_free, 12);
+KTP_ABI_SIZE(struct ktp_irq, 16);
+KTP_ABI_SIZE(struct ktp_irq_name, 12);
+KTP_ABI_SIZE(struct ktp_softirq, 12);
+KTP_ABI_SIZE(struct ktp_ipi, 20);
+KTP_ABI_SIZE(struct ktp_wq, 24);
+KTP_ABI_SIZE(struct ktp_selftest, 16);
+
+#endif /* KTPROF_ABI_H */

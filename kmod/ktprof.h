@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktprof.ko internals shared between its files.
+ */
+#ifndef KTPROF_H
+#define KTPROF_H
+
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/relay.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+#include "ktprof_abi.h"
+
+struct dentry;
+
+/* What a session records and how it buffers. */
+struct ktp_config {
+	u32 events;		/* KTP_EV_* groups requested */
+	u32 subbuf_size;
+	u32 n_subbufs;
+	bool overwrite;
+	struct cpumask cpus;	/* CPUs to trace */
+};
+
+/*
+ * The session. Control paths change it under ktp_lock; the write path reads
+ * @chan and the bitmaps, which stay valid while any CPU is active.
+ */
+struct ktp_session {
+	enum ktp_session_state state;
+	u64 id;
+	struct ktp_config cfg;
+	u32 events_on;		/* groups whose probes are registered */
+	struct rchan *chan;
+	u64 clock_boot;		/* clocks read together at start, ns */
+	u64 clock_mono;
+	u64 clock_real;
+	unsigned long *seen_pids;	/* identity already written */
+	unsigned long *seen_irqs;	/* irq name already written */
+	unsigned int nr_seen_irqs;
+};
+
+extern struct ktp_session ktp_session;
+extern struct mutex ktp_lock;
+extern struct dentry *ktp_debugfs_dir;
+
+/* Per-CPU writer state and counters (relay.c); reset at each start. */
+struct ktp_cpu {
+	/* Writer side: only this CPU touches these, with IRQs off. */
+	bool active;		/* between this CPU's start and stop marks */
+	bool in_write;		/* a record is being written: nesting guard */
+	u32 cur_subbuf;		/* index of the sub-buffer being filled */
+	u64 last_ts;		/* time of the last record, base for deltas */
+	u64 pending_ts;		/* time of the record being reserved */
+	u64 subbufs;		/* sub-buffers started */
+	u64 records;
+	u64 bytes;
+	u64 lost;		/* all drops: full, nested, overwritten */
+	u64 nested;
+	u64 overwritten;
+	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
+	u64 written[KTP_REC_NR_TYPES];
+	u64 dropped[KTP_REC_NR_TYPES];
+};
+
+DECLARE_PER_CPU(struct ktp_cpu, ktp_cpus);
+
+/* One record being written; see ktp_reserve(). */
+struct ktp_wr {
+	struct ktp_cpu *kc;
+	unsigned long irqflags;
+	u8 type;
+	u16 size;
+};
+
+/*
+ * Reserve a record of @size bytes (a multiple of 4) on this CPU's relay
+ * buffer and fill its header. Returns NULL, with the drop counted, when
+ * this CPU is not tracing, the buffer is full, or a write is already in
+ * progress on this CPU. On success IRQs stay off until ktp_commit().
+ */
+void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
+		  unsigned int size);
+void ktp_commit(struct ktp_wr *w);
+
+/* relay.c */
+int ktp_relay_init(void);
+int ktp_relay_open(void);
+void ktp_relay_close(void);
+void ktp_relay_reset_cpus(void);
+void ktp_flush_local(void);
+void ktp_relay_wake_readers(void);
+void ktp_cpu_mark(enum ktp_cpu_reason reason);
+
+/* probes.c */
+int ktp_probes_init(void);
+u32 ktp_events_unavailable(void);
+int ktp_probes_register(u32 events);
+void ktp_probes_unregister(void);
+const char *ktp_event_group_name(unsigned int bit);
+
+/* tasks.c */
+void ktp_task_seen(struct task_struct *p);
+bool ktp_emit_task(struct task_struct *p, const char *comm, u16 flags);
+void ktp_emit_snapshot(void);
+void ktp_forget_pid(pid_t pid);
+u8 ktp_prio(int prio);
+
+/* session.c */
+int ktp_config_from_params(struct ktp_config *cfg);
+int ktp_parse_events(const char *s, u32 *events);
+int ktp_check_geometry(u32 subbuf_size, u32 n_subbufs);
+int ktp_session_start(const struct ktp_config *cfg);
+int ktp_session_stop(void);
+int ktp_session_flush(void);
+void ktp_session_teardown(void);
+int ktp_session_selftest(u64 n, unsigned int *cpu, u64 *written,
+			 u64 *dropped);
+int ktp_hotplug_init(void);
+void ktp_hotplug_exit(void);
+const char *ktp_session_state_name(enum ktp_session_state state);
+
+/* control.c */
+int ktp_control_init(void);
+void ktp_control_remove_files(void);
+void ktp_control_exit(void);
+
+/* genl.c */
+int ktp_genl_init(void);
+void ktp_genl_exit(void);
+
+/* main.c: module parameters, the defaults of every session. */
+extern bool ktp_param_overwrite;
+extern unsigned int ktp_param_subbuf_size;
+extern unsigned int ktp_param_n_subbufs;
+extern char *ktp_param_events;
+extern char *ktp_param_cpus;
+
+#endif /* KTPROF_H */

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint probes: scheduler, irq, softirq, IPI and workqueue events.
+ *
+ * The scheduler's tracepoints are not exported to modules, so they are
+ * found by name with for_each_kernel_tracepoint() and attached with
+ * tracepoint_probe_register(). Each probe is checked at compile time
+ * against the kernel's own prototype (check_trace_callback_type_*), so a
+ * changed tracepoint fails the build instead of corrupting the stack.
+ *
+ * Probes run in the scheduler (rq lock held, IRQs off), in hardirq and in
+ * RCU callbacks: they never sleep, allocate, print or wake anyone up. They
+ * copy fixed-width fields into a reserved record and nothing more.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/binfmts.h>
+#include <linux/interrupt.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+
+#include <trace/events/irq.h>
+#include <trace/events/ipi.h>
+#include <trace/events/sched.h>
+#include <trace/events/task.h>
+#include <trace/events/workqueue.h>
+
+#include "compat.h"
+#include "ktprof.h"
+
+/* The task-report form of prev_state, as the kernel's sched_switch event. */
+static u16 ktp_report_state(bool preempt, unsigned int prev_state,
+			    struct task_struct *prev)
+{
+	unsigned int idx;
+
+	if (preempt)
+		return TASK_REPORT_MAX;
+	idx = __task_state_index(prev_state, prev->exit_state);
+	return idx ? 1 << (idx - 1) : 0;
+}
+
+static void ktp_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev, struct task_struct *next,
+			     unsigned int prev_state)
+{
+	struct ktp_switch *r;
+	struct ktp_wr w;
+
+	ktp_task_seen(prev);
+	ktp_task_seen(next);
+	r = ktp_reserve(&w, KTP_REC_SWITCH, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->prev_pid = prev->pid;
+	r->next_pid = next->pid;
+	r->prev_state = ktp_report_state(preempt, prev_state, prev);
+	r->prev_prio = ktp_prio(prev->prio);
+	r->next_prio = ktp_prio(next->prio);
+	ktp_commit(&w);
+}
+
+static void ktp_write_waking(struct task_struct *p, unsigned int flags)
+{
+	struct ktp_waking *r;
+	struct ktp_wr w;
+
+	ktp_task_seen(p);
+	r = ktp_reserve(&w, KTP_REC_WAKING, flags, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->target_cpu = task_cpu(p);
+	r->prio = ktp_prio(p->prio);
+	r->pad = 0;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_waking(void *data, struct task_struct *p)
+{
+	ktp_write_waking(p, 0);
+}
+
+static void ktp_probe_wakeup_new(void *data, struct task_struct *p)
+{
+	ktp_write_waking(p, KTP_WAKING_NEW);
+}
+
+static void ktp_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
+{
+	struct ktp_migrate *r;
+	struct ktp_wr w;
+
+	ktp_task_seen(p);
+	r = ktp_reserve(&w, KTP_REC_MIGRATE, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->orig_cpu = task_cpu(p);
+	r->dest_cpu = dest_cpu;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	struct ktp_fork *r;
+	struct ktp_wr w;
+	bool thread = child->tgid != child->pid;
+
+	/* Always: the child may reuse the pid of a task not yet freed. */
+	ktp_emit_task(child, NULL, KTP_TASK_FORK);
+	r = ktp_reserve(&w, KTP_REC_FORK, thread ? KTP_FORK_THREAD : 0,
+			sizeof(*r));
+	if (!r)
+		return;
+	r->parent_pid = parent->pid;
+	r->child_pid = child->pid;
+	r->child_tgid = child->tgid;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	const char *name = bprm->filename ? bprm->filename : "";
+	size_t len = strnlen(name, KTP_EXEC_NAME_MAX - 1);
+	size_t size = ALIGN(sizeof(struct ktp_exec) + len + 1, 4);
+	struct ktp_exec *r;
+	struct ktp_wr w;
+
+	/* The exec'ing thread may have taken over the leader's pid. */
+	ktp_emit_task(p, NULL, KTP_TASK_EXEC);
+	r = ktp_reserve(&w, KTP_REC_EXEC, 0, size);
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->old_pid = old_pid;
+	memcpy(r->filename, name, len);
+	memset(r->filename + len, 0, size - sizeof(*r) - len);
+	ktp_commit(&w);
+}
+
+static void ktp_probe_exit(void *data, KTP_EXIT_PROTO)
+{
+	struct ktp_exit *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_EXIT, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->tgid = p->tgid;
+	r->exit_code = p->exit_code;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_free(void *data, struct task_struct *p)
+{
+	struct ktp_free *r;
+	struct ktp_wr w;
+
+	ktp_forget_pid(p->pid);
+	r = ktp_reserve(&w, KTP_REC_FREE, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_rename(void *data, struct task_struct *task,
+			     const char *comm)
+{
+	ktp_emit_task(task, comm, KTP_TASK_RENAME);
+}
+
+static void ktp_write_irq_name(int irq, struct irqaction *action)
+{
+	const char *name = action && action->name ? action->name : "";
+	size_t len = strnlen(name, KTP_IRQ_NAME_MAX - 1);
+	size_t size = ALIGN(sizeof(struct ktp_irq_name) + len + 1, 4);
+	struct ktp_irq_name *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_IRQ_NAME, 0, size);
+	if (!r)
+		return;
+	r->irq = irq;
+	memcpy(r->name, name, len);
+	memset(r->name + len, 0, size - sizeof(*r) - len);
+	ktp_commit(&w);
+}
+
+static void ktp_write_irq(unsigned int type, int irq, int ret)
+{
+	struct ktp_irq *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, type, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->irq = irq;
+	r->ret = ret;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	struct ktp_session *s = &ktp_session;
+
+	/* The name goes out once per irq; irqs beyond the bitmap every time. */
+	if (this_cpu_read(ktp_cpus.active) && irq >= 0 &&
+	    (irq >= s->nr_seen_irqs || !test_and_set_bit(irq, s->seen_irqs)))
+		ktp_write_irq_name(irq, action);
+	ktp_write_irq(KTP_REC_IRQ_ENTRY, irq, 0);
+}
+
+static void ktp_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			       int ret)
+{
+	ktp_write_irq(KTP_REC_IRQ_EXIT, irq, ret);
+}
+
+static void ktp_write_softirq(unsigned int type, unsigned int vec)
+{
+	struct ktp_softirq *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, type, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->vec = vec;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_softirq_entry(void *data, unsigned int vec_nr)
+{
+	ktp_write_softirq(KTP_REC_SOFTIRQ_ENTRY, vec_nr);
+}
+
+static void ktp_probe_softirq_exit(void *data, unsigned int vec_nr)
+{
+	ktp_write_softirq(KTP_REC_SOFTIRQ_EXIT, vec_nr);
+}
+
+#if KTP_HAVE_IPI_SEND
+static void ktp_probe_ipi_cpu(void *data, const unsigned int cpu,
+			      unsigned long callsite, void *callback)
+{
+	struct ktp_ipi *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_IPI_SEND, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->callback = (unsigned long)callback;
+	r->cpu = cpu;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_ipi_mask(void *data, const struct cpumask *mask,
+			       unsigned long callsite, void *callback)
+{
+	unsigned int words = DIV_ROUND_UP(nr_cpu_ids, 64);
+	struct ktp_ipi *r;
+	struct ktp_wr w;
+	u64 *bits;
+	int cpu;
+
+	words = min(words, 255U);
+	r = ktp_reserve(&w, KTP_REC_IPI_SEND, words,
+			sizeof(*r) + words * sizeof(u64));
+	if (!r)
+		return;
+	r->callback = (unsigned long)callback;
+	r->cpu = cpumask_first(mask);
+	bits = (u64 *)(r + 1);
+	memset(bits, 0, words * sizeof(u64));
+	for_each_cpu(cpu, mask)
+		if (cpu < words * 64)
+			bits[cpu / 64] |= 1ULL << (cpu % 64);
+	ktp_commit(&w);
+}
+#endif
+
+static void ktp_write_wq(unsigned int type, struct work_struct *work,
+			 work_func_t function)
+{
+	struct ktp_wq *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, type, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->function = (unsigned long)function;
+	r->work = (unsigned long)work;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_wq_start(void *data, struct work_struct *work)
+{
+	ktp_write_wq(KTP_REC_WQ_START, work, READ_ONCE(work->func));
+}
+
+static void ktp_probe_wq_end(void *data, struct work_struct *work,
+			     work_func_t function)
+{
+	ktp_write_wq(KTP_REC_WQ_END, work, function);
+}
+
+/*
+ * Compile-time prototype checks: the kernel's check_trace_callback_type_*
+ * helpers take a pointer of exactly the probe type the tracepoint calls.
+ */
+static void __maybe_unused ktp_check_probe_types(void)
+{
+	check_trace_callback_type_sched_switch(ktp_probe_switch);
+	check_trace_callback_type_sched_waking(ktp_probe_waking);
+	check_trace_callback_type_sched_wakeup_new(ktp_probe_wakeup_new);
+	check_trace_callback_type_sched_migrate_task(ktp_probe_migrate);
+	check_trace_callback_type_sched_process_fork(ktp_probe_fork);
+	check_trace_callback_type_sched_process_exec(ktp_probe_exec);
+	check_trace_callback_type_sched_process_exit(ktp_probe_exit);
+	check_trace_callback_type_sched_process_free(ktp_probe_free);
+	check_trace_callback_type_task_rename(ktp_probe_rename);
+	check_trace_callback_type_irq_handler_entry(ktp_probe_irq_entry);
+	check_trace_callback_type_irq_handler_exit(ktp_probe_irq_exit);
+	check_trace_callback_type_softirq_entry(ktp_probe_softirq_entry);
+	check_trace_callback_type_softirq_exit(ktp_probe_softirq_exit);
+#if KTP_HAVE_IPI_SEND
+	check_trace_callback_type_ipi_send_cpu(ktp_probe_ipi_cpu);
+	check_trace_callback_type_ipi_send_cpumask(ktp_probe_ipi_mask);
+#endif
+	check_trace_callback_type_workqueue_execute_start(ktp_probe_wq_start);
+	check_trace_callback_type_workqueue_execute_end(ktp_probe_wq_end);
+}
+
+struct ktp_probe {
+	const char *name;
+	void *probe;
+	u32 group;
+	struct tracepoint *tp;	/* found at load time; NULL if absent */
+	bool registered;
+};
+
+static struct ktp_probe ktp_probes[] = {
+	{ "sched_switch", ktp_probe_switch, KTP_EV_SCHED },
+	{ "sched_waking", ktp_probe_waking, KTP_EV_SCHED },
+	{ "sched_wakeup_new", ktp_probe_wakeup_new, KTP_EV_SCHED },
+	{ "sched_migrate_task", ktp_probe_migrate, KTP_EV_SCHED },
+	{ "sched_process_fork", ktp_probe_fork, KTP_EV_SCHED },
+	{ "sched_process_exec", ktp_probe_exec, KTP_EV_SCHED },
+	{ "sched_process_exit", ktp_probe_exit, KTP_EV_SCHED },
+	{ "sched_process_free", ktp_probe_free, KTP_EV_SCHED },
+	{ "task_rename", ktp_probe_rename, KTP_EV_SCHED },
+	{ "irq_handler_entry", ktp_probe_irq_entry, KTP_EV_IRQ },
+	{ "irq_handler_exit", ktp_probe_irq_exit, KTP_EV_IRQ },
+	{ "softirq_entry", ktp_probe_softirq_entry, KTP_EV_SOFTIRQ },
+	{ "softirq_exit", ktp_probe_softirq_exit, KTP_EV_SOFTIRQ },
+#if KTP_HAVE_IPI_SEND
+	{ "ipi_send_cpu", ktp_probe_ipi_cpu, KTP_EV_IPI },
+	{ "ipi_send_cpumask", ktp_probe_ipi_mask, KTP_EV_IPI },
+#endif
+	{ "workqueue_execute_start", ktp_probe_wq_start, KTP_EV_WQ },
+	{ "workqueue_execute_end", ktp_probe_wq_end, KTP_EV_WQ },
+};
+
+static const char * const ktp_group_names[] = {
+	"sched", "irq", "softirq", "ipi", "wq",
+};
+
+const char *ktp_event_group_name(unsigned int bit)
+{
+	return bit < ARRAY_SIZE(ktp_group_names) ? ktp_group_names[bit] : NULL;
+}
+
+static void ktp_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ktp_probes); i++)
+		if (!strcmp(tp->name, ktp_probes[i].name))
+			ktp_probes[i].tp = tp;
+}
+
+int ktp_probes_init(void)
+{
+	for_each_kernel_tracepoint(ktp_find_tracepoint, NULL);
+	return 0;
+}
+
+/* Groups with a tracepoint this kernel lacks (IPI before v6.3). */
+u32 ktp_events_unavailable(void)
+{
+	u32 unavailable = 0, present = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ktp_probes); i++) {
+		if (ktp_probes[i].tp)
+			present |= ktp_probes[i].group;
+		else
+			unavailable |= ktp_probes[i].group;
+	}
+	return (unavailable | (KTP_EV_ALL & ~present)) & KTP_EV_ALL;
+}
+
+void ktp_probes_unregister(void)
+{
+	size_t i = ARRAY_SIZE(ktp_probes);
+
+	while (i--) {
+		struct ktp_probe *p = &ktp_probes[i];
+
+		if (!p->registered)
+			continue;
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->probe, NULL));
+		p->registered = false;
+	}
+	/* No probe is running, or will run, once this returns. */
+	tracepoint_synchronize_unregister();
+}
+
+/* Attach the probes of @events (available groups only); all or nothing. */
+int ktp_probes_register(u32 events)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ktp_probes); i++) {
+		struct ktp_probe *p = &ktp_probes[i];
+
+		if (!(p->group & events) || !p->tp)
+			continue;
+		ret = tracepoint_probe_register(p->tp, p->probe, NULL);
+		if (ret) {
+			pr_err("cannot attach to tracepoint %s: %d\n", p->name,
+			       ret);
+			ktp_probes_unregister();
+			return ret;
+		}
+		p->registered = true;
+	}
+	return 0;
+}

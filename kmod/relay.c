@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The relay channel: per-CPU buffers, the record write path, loss
+ * accounting, and the debugfs cpuN files readers use.
+ *
+ * Records are written with IRQs off from reserve to commit, so on one CPU a
+ * record is always complete before the next begins (hardirq tracepoints
+ * cannot interleave with task-context ones; NMI context never writes
+ * here). A sub-buffer therefore holds whole records in time order.
+ *
+ * Readers only ever see sub-buffers relay has finished ("produced"): relay's
+ * own read() would also return the sub-buffer being filled, and a record
+ * reserved but not yet written in it. The partly filled sub-buffer becomes
+ * readable on flush, at stop, and when its CPU goes offline.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "ktprof.h"
+
+DEFINE_PER_CPU(struct ktp_cpu, ktp_cpus);
+
+/* Reader state of each CPU's file. */
+struct ktp_reader {
+	struct mutex lock;
+	size_t read_off;	/* bytes already read of the oldest sub-buffer */
+};
+
+static DEFINE_PER_CPU(struct ktp_reader, ktp_readers);
+
+static const struct file_operations ktp_relay_fops;
+
+static void ktp_count_drop(struct ktp_cpu *kc, unsigned int type)
+{
+	kc->lost++;
+	if (type < KTP_REC_NR_TYPES)
+		kc->dropped[type]++;
+}
+
+void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
+		  unsigned int size)
+{
+	struct rchan *chan = ktp_session.chan;
+	struct ktp_cpu *kc;
+	struct ktp_hdr *h;
+	unsigned int total = size;
+	u64 ts;
+	void *p;
+
+	local_irq_save(w->irqflags);
+	kc = this_cpu_ptr(&ktp_cpus);
+	if (unlikely(!kc->active))
+		goto out;
+	if (unlikely(kc->in_write)) {
+		kc->nested++;
+		ktp_count_drop(kc, type);
+		goto out;
+	}
+	kc->in_write = true;
+
+	/* The fast clock may step back a little; times never go back here. */
+	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	kc->pending_ts = ts;
+	if (unlikely(ts - kc->last_ts > U32_MAX))
+		total += sizeof(struct ktp_time);
+
+	/* May start a sub-buffer: ktp_subbuf_start() sets last_ts = ts. */
+	p = relay_reserve(chan, total);
+	if (unlikely(!p)) {
+		ktp_count_drop(kc, type);
+		kc->in_write = false;
+		goto out;
+	}
+	if (unlikely(total != size)) {
+		struct ktp_time *t = p;
+
+		t->h = (struct ktp_hdr){ .type = KTP_REC_TIME,
+					 .size = sizeof(*t) };
+		t->ts = ts;
+		kc->records++;
+		kc->bytes += sizeof(*t);
+		kc->written[KTP_REC_TIME]++;
+		kc->last_ts = ts;
+		p += sizeof(*t);
+	}
+	h = p;
+	h->type = type;
+	h->flags = flags;
+	h->size = size;
+	h->ts_delta = ts - kc->last_ts;
+	kc->last_ts = ts;
+	w->kc = kc;
+	w->type = type;
+	w->size = size;
+	return p;
+out:
+	local_irq_restore(w->irqflags);
+	return NULL;
+}
+
+void ktp_commit(struct ktp_wr *w)
+{
+	struct ktp_cpu *kc = w->kc;
+
+	/* The record's bytes before any store that publishes its sub-buffer. */
+	smp_wmb();
+	kc->records++;
+	kc->bytes += w->size;
+	kc->written[w->type]++;
+	kc->subbuf_records[kc->cur_subbuf]++;
+	kc->in_write = false;
+	local_irq_restore(w->irqflags);
+}
+
+/*
+ * Called by relay on the writing CPU (IRQs off) when a record does not fit,
+ * from our flushes, and once per buffer at creation. Returning 0 makes
+ * relay drop records until a reader frees a sub-buffer.
+ */
+static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
+{
+	struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, buf->cpu);
+	unsigned int idx = buf->subbufs_produced % buf->chan->n_subbufs;
+	struct ktp_subbuf *sb = subbuf;
+	u64 ts;
+
+	if (relay_buf_full(buf)) {
+		if (!ktp_session.cfg.overwrite)
+			return 0;
+		/* Flight recorder: the oldest sub-buffer's records are lost. */
+		kc->overwritten += kc->subbuf_records[idx];
+		kc->lost += kc->subbuf_records[idx];
+	}
+	kc->subbuf_records[idx] = 0;
+	kc->cur_subbuf = idx;
+
+	ts = prev_subbuf ? kc->pending_ts : ktime_get_boot_fast_ns();
+	*sb = (struct ktp_subbuf){
+		.h = { .type = KTP_REC_SUBBUF, .size = sizeof(*sb) },
+		.magic = KTP_SUBBUF_MAGIC,
+		.cpu = buf->cpu,
+		.abi_major = KTP_ABI_MAJOR,
+		.abi_minor = KTP_ABI_MINOR,
+		.seq = kc->subbufs++,
+		.lost = kc->lost,
+		.ts = ts,
+		.session_id = ktp_session.id,
+	};
+	kc->last_ts = ts;
+	subbuf_start_reserve(buf, sizeof(*sb));
+	return 1;
+}
+
+static struct dentry *ktp_create_buf_file(const char *filename,
+					  struct dentry *parent, umode_t mode,
+					  struct rchan_buf *buf, int *is_global)
+{
+	return debugfs_create_file(filename, 0400, parent, buf,
+				   &ktp_relay_fops);
+}
+
+static int ktp_remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks ktp_relay_callbacks = {
+	.subbuf_start = ktp_subbuf_start,
+	.create_buf_file = ktp_create_buf_file,
+	.remove_buf_file = ktp_remove_buf_file,
+};
+
+/* Overwrite mode rewrites finished sub-buffers: read only when stopped. */
+static bool ktp_read_forbidden(void)
+{
+	return READ_ONCE(ktp_session.cfg.overwrite) &&
+	       READ_ONCE(ktp_session.state) == KTP_SESSION_RUNNING;
+}
+
+static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	struct rchan_buf *buf = filp->private_data;
+	struct ktp_reader *r = per_cpu_ptr(&ktp_readers, buf->cpu);
+	size_t n = buf->chan->n_subbufs, size = buf->chan->subbuf_size;
+	ssize_t done = 0;
+
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
+	if (ktp_read_forbidden()) {
+		done = -EBUSY;
+		goto out;
+	}
+	while (count) {
+		size_t produced = READ_ONCE(buf->subbufs_produced);
+		size_t consumed = READ_ONCE(buf->subbufs_consumed);
+		size_t idx, end, len;
+
+		/* Sub-buffer contents are read after their publication. */
+		smp_rmb();
+		if (produced - consumed > n - 1) {
+			/* Overwritten while stopped-then-read: skip to live. */
+			relay_subbufs_consumed(buf->chan, buf->cpu,
+					       produced - consumed - (n - 1));
+			r->read_off = 0;
+			continue;
+		}
+		if (produced == consumed)
+			break;
+		idx = consumed % n;
+		end = size - buf->padding[idx];
+		len = min(end - r->read_off, count);
+		if (copy_to_user(ubuf + done, buf->start + idx * size +
+				 r->read_off, len)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		done += len;
+		count -= len;
+		r->read_off += len;
+		if (r->read_off == end) {
+			r->read_off = 0;
+			relay_subbufs_consumed(buf->chan, buf->cpu, 1);
+		}
+	}
+	if (done > 0)
+		*ppos += done;
+out:
+	mutex_unlock(&r->lock);
+	return done;
+}
+
+static __poll_t ktp_relay_poll(struct file *filp, poll_table *wait)
+{
+	struct rchan_buf *buf = filp->private_data;
+	__poll_t mask = 0;
+
+	if (buf->finalized)
+		return EPOLLERR;
+	poll_wait(filp, &buf->read_wait, wait);
+	if (READ_ONCE(buf->subbufs_produced) != READ_ONCE(buf->subbufs_consumed)) {
+		if (!ktp_read_forbidden())
+			mask |= EPOLLIN | EPOLLRDNORM;
+	} else if (READ_ONCE(ktp_session.state) != KTP_SESSION_RUNNING) {
+		/* Stopped and drained: nothing more will come. */
+		mask |= EPOLLHUP;
+	}
+	return mask;
+}
+
+/* relay's open and release keep the buffer's reference count. */
+static int ktp_relay_file_open(struct inode *inode, struct file *filp)
+{
+	return relay_file_operations.open(inode, filp);
+}
+
+static int ktp_relay_file_release(struct inode *inode, struct file *filp)
+{
+	return relay_file_operations.release(inode, filp);
+}
+
+/*
+ * No mmap: that keeps the files usable under lockdown (debugfs refuses
+ * files with mmap then), and a mapping would expose the sub-buffer being
+ * written.
+ */
+static const struct file_operations ktp_relay_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_relay_file_open,
+	.release = ktp_relay_file_release,
+	.read = ktp_relay_read,
+	.poll = ktp_relay_poll,
+};
+
+int ktp_relay_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		mutex_init(&per_cpu_ptr(&ktp_readers, cpu)->lock);
+	return 0;
+}
+
+/* Clear every CPU's counters for a new session; no CPU may be active. */
+void ktp_relay_reset_cpus(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
+
+		vfree(kc->subbuf_records);
+		memset(kc, 0, sizeof(*kc));
+		/* Files of a closed channel are gone: no reader runs here. */
+		per_cpu_ptr(&ktp_readers, cpu)->read_off = 0;
+	}
+}
+
+int ktp_relay_open(void)
+{
+	const struct ktp_config *cfg = &ktp_session.cfg;
+	int cpu;
+
+	ktp_relay_reset_cpus();
+	for_each_possible_cpu(cpu) {
+		struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
+
+		kc->subbuf_records = vzalloc(array_size(cfg->n_subbufs,
+							sizeof(u32)));
+		if (!kc->subbuf_records)
+			goto nomem;
+	}
+	ktp_session.chan = relay_open("cpu", ktp_debugfs_dir, cfg->subbuf_size,
+				      cfg->n_subbufs, &ktp_relay_callbacks,
+				      NULL);
+	if (!ktp_session.chan)
+		goto nomem;
+	return 0;
+nomem:
+	ktp_relay_reset_cpus();
+	return -ENOMEM;
+}
+
+/* Close the channel: files go away; open readers see EIO. */
+void ktp_relay_close(void)
+{
+	if (!ktp_session.chan)
+		return;
+	relay_close(ktp_session.chan);
+	ktp_session.chan = NULL;
+	ktp_relay_reset_cpus();
+}
+
+/* Finish this CPU's partly filled sub-buffer so readers get it. IRQs off. */
+void ktp_flush_local(void)
+{
+	struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
+	struct rchan_buf *buf;
+
+	lockdep_assert_irqs_disabled();
+	if (!ktp_session.chan)
+		return;
+	buf = *this_cpu_ptr(ktp_session.chan->buf);
+	/* Nothing but the header, or no current sub-buffer (full): skip. */
+	if (!buf || buf->offset <= sizeof(struct ktp_subbuf) ||
+	    buf->offset > buf->chan->subbuf_size)
+		return;
+	kc->pending_ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	relay_switch_subbuf(buf, 0);
+}
+
+void ktp_relay_wake_readers(void)
+{
+	int cpu;
+
+	if (!ktp_session.chan)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct rchan_buf *buf = *per_cpu_ptr(ktp_session.chan->buf, cpu);
+
+		if (buf)
+			wake_up_interruptible(&buf->read_wait);
+	}
+}
+
+/*
+ * Write a per-CPU session marker on this CPU. START and ONLINE name the
+ * running task, the first "prev" of this CPU's switch sequence.
+ */
+void ktp_cpu_mark(enum ktp_cpu_reason reason)
+{
+	struct ktp_cpu_mark *m;
+	struct ktp_wr w;
+
+	m = ktp_reserve(&w, KTP_REC_CPU, 0, sizeof(*m));
+	if (!m)
+		return;
+	m->pid = current->pid;
+	m->reason = reason;
+	m->prio = ktp_prio(current->prio);
+	m->pad = 0;
+	m->records = w.kc->records;
+	m->lost = w.kc->lost;
+	ktp_commit(&w);
+}

@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracing session: IDLE -> RUNNING -> STOPPED -> RUNNING ...
+ *
+ * start: open a relay channel, attach the probes, take the start clocks,
+ * then switch every traced CPU on from an IPI (each writes a START mark
+ * naming the task it runs, so its switch sequence has a known first
+ * "prev"), then write the task snapshot.
+ * stop: switch every CPU off from an IPI (each writes a STOP mark with its
+ * counts and finishes its partial sub-buffer), then detach the probes. The
+ * channel stays readable until the next start or unload.
+ *
+ * Control paths (debugfs, netlink, module load/unload, CPU hotplug) all go
+ * through these functions under ktp_lock; hotplug callbacks run under the
+ * hotplug lock, which start and stop hold (cpus_read_lock) while they
+ * switch CPUs, so a CPU coming or going never misses a transition.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/pid.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/threads.h>
+#include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#include "ktprof.h"
+
+struct ktp_session ktp_session;
+DEFINE_MUTEX(ktp_lock);
+
+static enum cpuhp_state ktp_hp_state;
+
+/* Sub-buffers must hold the largest record with room to spare. */
+#define KTP_SUBBUF_MIN 4096U
+#define KTP_SUBBUF_MAX (64U << 20)
+#define KTP_N_SUBBUFS_MIN 2U
+#define KTP_N_SUBBUFS_MAX 4096U
+#define KTP_BUFFER_MAX (1ULL << 30)	/* per CPU */
+
+const char *ktp_session_state_name(enum ktp_session_state state)
+{
+	switch (state) {
+	case KTP_SESSION_IDLE:
+		return "idle";
+	case KTP_SESSION_RUNNING:
+		return "running";
+	case KTP_SESSION_STOPPED:
+		return "stopped";
+	}
+	return "?";
+}
+
+int ktp_parse_events(const char *s, u32 *events)
+{
+	char buf[64], *p = buf, *tok;
+	u32 mask = 0;
+	unsigned int bit;
+
+	if (strscpy(buf, s, sizeof(buf)) < 0)
+		return -EINVAL;
+	while ((tok = strsep(&p, ",")) != NULL) {
+		tok = strim(tok);
+		if (!*tok)
+			continue;
+		if (!strcmp(tok, "all")) {
+			mask |= KTP_EV_ALL;
+			continue;
+		}
+		for (bit = 0; ktp_event_group_name(bit); bit++)
+			if (!strcmp(tok, ktp_event_group_name(bit)))
+				break;
+		if (!ktp_event_group_name(bit))
+			return -EINVAL;
+		mask |= 1U << bit;
+	}
+	if (!mask)
+		return -EINVAL;
+	*events = mask;
+	return 0;
+}
+
+int ktp_check_geometry(u32 subbuf_size, u32 n_subbufs)
+{
+	if (subbuf_size < KTP_SUBBUF_MIN || subbuf_size > KTP_SUBBUF_MAX ||
+	    subbuf_size % 4)
+		return -EINVAL;
+	if (n_subbufs < KTP_N_SUBBUFS_MIN || n_subbufs > KTP_N_SUBBUFS_MAX)
+		return -EINVAL;
+	if ((u64)subbuf_size * n_subbufs > KTP_BUFFER_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* The module parameters as a config; -EINVAL with the reason logged. */
+int ktp_config_from_params(struct ktp_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (ktp_parse_events(ktp_param_events ? ktp_param_events : "",
+			     &cfg->events)) {
+		pr_err("events=%s: want a list of sched,irq,softirq,ipi,wq or all\n",
+		       ktp_param_events);
+		return -EINVAL;
+	}
+	if (ktp_check_geometry(ktp_param_subbuf_size, ktp_param_n_subbufs)) {
+		pr_err("subbuf_size=%u n_subbufs=%u: want %u..%u bytes (multiple of 4) times %u..%u, at most 1 GiB per CPU\n",
+		       ktp_param_subbuf_size, ktp_param_n_subbufs,
+		       KTP_SUBBUF_MIN, KTP_SUBBUF_MAX, KTP_N_SUBBUFS_MIN,
+		       KTP_N_SUBBUFS_MAX);
+		return -EINVAL;
+	}
+	cfg->subbuf_size = ktp_param_subbuf_size;
+	cfg->n_subbufs = ktp_param_n_subbufs;
+	cfg->overwrite = ktp_param_overwrite;
+	if (!ktp_param_cpus || !*ktp_param_cpus) {
+		cpumask_copy(&cfg->cpus, cpu_possible_mask);
+	} else if (cpulist_parse(ktp_param_cpus, &cfg->cpus) ||
+		   cpumask_empty(&cfg->cpus)) {
+		pr_err("cpus=%s: want a CPU list such as 0-3,6\n",
+		       ktp_param_cpus);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void ktp_free_bitmaps(void)
+{
+	vfree(ktp_session.seen_pids);
+	ktp_session.seen_pids = NULL;
+	bitmap_free(ktp_session.seen_irqs);
+	ktp_session.seen_irqs = NULL;
+	ktp_session.nr_seen_irqs = 0;
+}
+
+static int ktp_alloc_bitmaps(void)
+{
+	ktp_session.seen_pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) *
+					sizeof(long));
+	ktp_session.nr_seen_irqs = nr_irqs;
+	ktp_session.seen_irqs = bitmap_zalloc(nr_irqs, GFP_KERNEL);
+	if (!ktp_session.seen_pids || !ktp_session.seen_irqs) {
+		ktp_free_bitmaps();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A CPU mark reason through on_each_cpu()'s argument. */
+#define KTP_REASON(r) ((void *)(unsigned long)(r))
+
+/* IPI on each traced CPU: from here on everything on this CPU is recorded. */
+static void ktp_cpu_on(void *reason)
+{
+	struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
+
+	if (kc->active)
+		return;
+	kc->active = true;
+	ktp_cpu_mark((unsigned long)reason);
+	ktp_task_seen(current);
+}
+
+/* IPI on each CPU: write the final counts and stop recording here. */
+static void ktp_cpu_off(void *reason)
+{
+	struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
+
+	if (!kc->active)
+		return;
+	ktp_cpu_mark((unsigned long)reason);
+	ktp_flush_local();
+	kc->active = false;
+}
+
+static void ktp_clocks_now(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	ktp_session.clock_boot = ktime_get_boot_fast_ns();
+	ktp_session.clock_mono = ktime_get_mono_fast_ns();
+	ktp_session.clock_real = ktime_get_real_fast_ns();
+	local_irq_restore(flags);
+}
+
+static long ktp_snapshot_fn(void *unused)
+{
+	ktp_emit_snapshot();
+	return 0;
+}
+
+int ktp_session_start(const struct ktp_config *cfg)
+{
+	struct ktp_session *s = &ktp_session;
+	u32 events;
+	int cpu, ret;
+
+	mutex_lock(&ktp_lock);
+	if (s->state == KTP_SESSION_RUNNING) {
+		ret = -EBUSY;
+		goto out;
+	}
+	events = cfg->events & ~ktp_events_unavailable();
+	if (!events || !cpumask_intersects(&cfg->cpus, cpu_possible_mask)) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	/* The previous session's data goes away with its channel. */
+	ktp_relay_close();
+	ktp_free_bitmaps();
+
+	s->cfg = *cfg;
+	cpumask_and(&s->cfg.cpus, &s->cfg.cpus, cpu_possible_mask);
+	s->id = get_random_u64();
+	ret = ktp_alloc_bitmaps();
+	if (ret)
+		goto out;
+	ret = ktp_relay_open();
+	if (ret)
+		goto out_bitmaps;
+	ret = ktp_probes_register(events);
+	if (ret)
+		goto out_relay;
+	s->events_on = events;
+
+	cpus_read_lock();
+	ktp_clocks_now();
+	WRITE_ONCE(s->state, KTP_SESSION_RUNNING);
+	on_each_cpu_mask(&s->cfg.cpus, ktp_cpu_on, KTP_REASON(KTP_CPU_START),
+			 1);
+	cpu = cpumask_first_and(&s->cfg.cpus, cpu_online_mask);
+	cpus_read_unlock();
+
+	/* On a traced CPU, so that the snapshot lands in a traced buffer. */
+	if (cpu < nr_cpu_ids)
+		work_on_cpu_safe(cpu, ktp_snapshot_fn, NULL);
+	mutex_unlock(&ktp_lock);
+	return 0;
+
+out_relay:
+	ktp_relay_close();
+out_bitmaps:
+	ktp_free_bitmaps();
+out:
+	mutex_unlock(&ktp_lock);
+	return ret;
+}
+
+static void __ktp_session_stop(void)
+{
+	struct ktp_session *s = &ktp_session;
+
+	lockdep_assert_held(&ktp_lock);
+	cpus_read_lock();
+	on_each_cpu(ktp_cpu_off, KTP_REASON(KTP_CPU_STOP), 1);
+	WRITE_ONCE(s->state, KTP_SESSION_STOPPED);
+	cpus_read_unlock();
+	ktp_probes_unregister();
+	s->events_on = 0;
+	/* Pollers learn that the stream ended. */
+	ktp_relay_wake_readers();
+}
+
+int ktp_session_stop(void)
+{
+	int ret = 0;
+
+	mutex_lock(&ktp_lock);
+	if (ktp_session.state == KTP_SESSION_RUNNING)
+		__ktp_session_stop();
+	else
+		ret = -EINVAL;
+	mutex_unlock(&ktp_lock);
+	return ret;
+}
+
+static void ktp_flush_ipi(void *unused)
+{
+	ktp_flush_local();
+}
+
+/* Make what every CPU wrote so far readable. */
+int ktp_session_flush(void)
+{
+	int ret = 0;
+
+	mutex_lock(&ktp_lock);
+	if (ktp_session.state == KTP_SESSION_RUNNING) {
+		cpus_read_lock();
+		on_each_cpu(ktp_flush_ipi, NULL, 1);
+		cpus_read_unlock();
+	} else if (ktp_session.state == KTP_SESSION_IDLE) {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&ktp_lock);
+	return ret;
+}
+
+/* Module unload: stop, close the channel, free everything. */
+void ktp_session_teardown(void)
+{
+	mutex_lock(&ktp_lock);
+	if (ktp_session.state == KTP_SESSION_RUNNING)
+		__ktp_session_stop();
+	ktp_relay_close();
+	ktp_free_bitmaps();
+	ktp_session.state = KTP_SESSION_IDLE;
+	mutex_unlock(&ktp_lock);
+}
+
+/*
+ * Write @n selftest records on one CPU, as fast as possible, and report how
+ * many were written and dropped: written + dropped == n, always.
+ */
+int ktp_session_selftest(u64 n, unsigned int *cpu, u64 *written, u64 *dropped)
+{
+	struct ktp_cpu *kc;
+	u64 i, drops_before, done = 0;
+	int ret = 0;
+
+	mutex_lock(&ktp_lock);
+	migrate_disable();
+	kc = this_cpu_ptr(&ktp_cpus);
+	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active) {
+		ret = -EINVAL;
+		goto out;
+	}
+	*cpu = smp_processor_id();
+	drops_before = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]);
+	for (i = 0; i < n; i++) {
+		struct ktp_selftest *r;
+		struct ktp_wr w;
+
+		r = ktp_reserve(&w, KTP_REC_SELFTEST, 0, sizeof(*r));
+		if (r) {
+			r->seq = i;
+			ktp_commit(&w);
+			done++;
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	*written = done;
+	*dropped = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]) - drops_before;
+out:
+	migrate_enable();
+	mutex_unlock(&ktp_lock);
+	return ret;
+}
+
+/* Runs on the CPU coming up, under the hotplug lock. */
+static int ktp_cpu_online(unsigned int cpu)
+{
+	if (READ_ONCE(ktp_session.state) == KTP_SESSION_RUNNING &&
+	    cpumask_test_cpu(cpu, &ktp_session.cfg.cpus)) {
+		local_irq_disable();
+		ktp_cpu_on(KTP_REASON(KTP_CPU_ONLINE));
+		local_irq_enable();
+	}
+	return 0;
+}
+
+/* Runs on the CPU going down: its data stays readable after it is gone. */
+static int ktp_cpu_offline(unsigned int cpu)
+{
+	local_irq_disable();
+	ktp_cpu_off(KTP_REASON(KTP_CPU_OFFLINE));
+	local_irq_enable();
+	return 0;
+}
+
+int ktp_hotplug_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ktprof:online",
+					ktp_cpu_online, ktp_cpu_offline);
+	if (ret < 0)
+		return ret;
+	ktp_hp_state = ret;
+	return 0;
+}
+
+void ktp_hotplug_exit(void)
+{
+	cpuhp_remove_state_nocalls(ktp_hp_state);
+}
