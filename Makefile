@@ -22,7 +22,7 @@ BUILD := build
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
-USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod -I$(BUILD)/proto \
+USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
 	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c 2>/dev/null) \
 	-lelf -lz -lpthread -lm
@@ -39,6 +39,11 @@ LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
 	$(patsubst %.c,%.o,$(PROTO_C))
 SAN_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(LIB_SRC)) \
 	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/san/proto-%.o,$(PROTO_C))
+
+# Test-support code (synthetic streams), linked into unit tests and tools.
+TESTLIB_SRC := $(wildcard tests/lib/*.c)
+TESTLIB_OBJ := $(patsubst tests/lib/%.c,$(BUILD)/testlib/%.o,$(TESTLIB_SRC))
+SAN_TESTLIB_OBJ := $(patsubst tests/lib/%.c,$(BUILD)/san/testlib-%.o,$(TESTLIB_SRC))
 
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
@@ -78,17 +83,24 @@ $(BUILD)/san/proto-%.o: $(BUILD)/proto/%.c
 	@mkdir -p $(BUILD)/san
 	$(CC) $(SAN_FLAGS) -I$(BUILD)/proto -c -o $@ $<
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJ) | $(BUILD)/unit
-	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(SAN_OBJ) $(USER_LIBS)
+$(BUILD)/san/testlib-%.o: tests/lib/%.c | $(BUILD)/san
+	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/lib -MMD -MP -c -o $@ $<
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIB_OBJ) | $(BUILD)/tools
-	$(CC) $(USER_CFLAGS) -o $@ $< $(LIB_OBJ) $(USER_LIBS)
+$(BUILD)/testlib/%.o: tests/lib/%.c | $(BUILD)/testlib
+	$(CC) $(USER_CFLAGS) -Itests/lib -MMD -MP -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJ) $(SAN_TESTLIB_OBJ) | $(BUILD)/unit
+	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/unit -Itests/lib -o $@ $< \
+		$(SAN_OBJ) $(SAN_TESTLIB_OBJ) $(USER_LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(LIB_OBJ) $(TESTLIB_OBJ) | $(BUILD)/tools
+	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(LIB_OBJ) $(TESTLIB_OBJ) $(USER_LIBS)
 
 # Workloads are test subjects: frame pointers on, symbols kept.
 $(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -lpthread
 
-$(BUILD)/user $(BUILD)/san $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads:
+$(BUILD)/user $(BUILD)/san $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads $(BUILD)/testlib:
 	mkdir -p $@
 
 tests-bin: user $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
@@ -129,4 +141,4 @@ clean:
 
 .SECONDARY:
 
--include $(wildcard $(BUILD)/user/*.d $(BUILD)/san/*.d)
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/san/*.d $(BUILD)/testlib/*.d)

@@ -45,6 +45,27 @@ static void ktp_count_drop(struct ktp_cpu *kc, unsigned int type)
 		kc->dropped[type]++;
 }
 
+/*
+ * Room kept free at the end of every sub-buffer, so that a CPU's final
+ * mark (STOP, OFFLINE: its loss count) can land even when its buffer is
+ * full; see ktp_write_tail_mark().
+ */
+#define KTP_TAIL_RESERVE sizeof(struct ktp_cpu_mark)
+
+/* relay_reserve(), with records kept out of the tail reserve. */
+static void *ktp_relay_reserve(struct rchan *chan, unsigned int len)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
+	size_t limit = chan->subbuf_size - KTP_TAIL_RESERVE;
+
+	if (len > limit - sizeof(struct ktp_subbuf))
+		return NULL;
+	/* A current sub-buffer (not the full state) and no room: next one. */
+	if (buf->offset <= chan->subbuf_size && buf->offset + len > limit)
+		relay_switch_subbuf(buf, len);
+	return relay_reserve(chan, len);
+}
+
 void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size)
 {
@@ -73,7 +94,7 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		total += sizeof(struct ktp_time);
 
 	/* May start a sub-buffer: ktp_subbuf_start() sets last_ts = ts. */
-	p = relay_reserve(chan, total);
+	p = ktp_relay_reserve(chan, total);
 	if (unlikely(!p)) {
 		ktp_count_drop(kc, type);
 		kc->in_write = false;
@@ -186,6 +207,17 @@ static bool ktp_read_forbidden(void)
 	       READ_ONCE(ktp_session.state) == KTP_SESSION_RUNNING;
 }
 
+/* relay_subbufs_consumed() ignores more than n_subbufs at a time. */
+static void ktp_skip_subbufs(struct rchan_buf *buf, size_t count)
+{
+	while (count) {
+		size_t step = min(count, buf->chan->n_subbufs);
+
+		relay_subbufs_consumed(buf->chan, buf->cpu, step);
+		count -= step;
+	}
+}
+
 static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -207,10 +239,13 @@ static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
 
 		/* Sub-buffer contents are read after their publication. */
 		smp_rmb();
-		if (produced - consumed > n - 1) {
-			/* Overwritten while stopped-then-read: skip to live. */
-			relay_subbufs_consumed(buf->chan, buf->cpu,
-					       produced - consumed - (n - 1));
+		/*
+		 * In overwrite mode the sub-buffer being written took the
+		 * slot of the oldest one: only the newest n - 1 are whole.
+		 * (In drop mode a full buffer has no sub-buffer being written.)
+		 */
+		if (ktp_session.cfg.overwrite && produced - consumed > n - 1) {
+			ktp_skip_subbufs(buf, produced - consumed - (n - 1));
 			r->read_off = 0;
 			continue;
 		}
@@ -373,23 +408,74 @@ void ktp_relay_wake_readers(void)
 	}
 }
 
-/*
- * Write a per-CPU session marker on this CPU. START and ONLINE name the
- * running task, the first "prev" of this CPU's switch sequence.
- */
-void ktp_cpu_mark(enum ktp_cpu_reason reason)
+static void ktp_fill_mark(struct ktp_cpu_mark *m, struct ktp_cpu *kc,
+			  enum ktp_cpu_reason reason)
 {
-	struct ktp_cpu_mark *m;
-	struct ktp_wr w;
-
-	m = ktp_reserve(&w, KTP_REC_CPU, 0, sizeof(*m));
-	if (!m)
-		return;
 	m->pid = current->pid;
 	m->reason = reason;
 	m->prio = ktp_prio(current->prio);
 	m->pad = 0;
-	m->records = w.kc->records;
-	m->lost = w.kc->lost;
+	m->records = kc->records;
+	m->lost = kc->lost;
+}
+
+/*
+ * A full buffer (drop mode) has no sub-buffer being written and all of its
+ * sub-buffers unread, the newest one included: append the mark in that
+ * one's tail reserve and shrink its padding, so readers get it. IRQs off.
+ */
+static void ktp_write_tail_mark(struct ktp_cpu *kc, enum ktp_cpu_reason reason)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(ktp_session.chan->buf);
+	size_t size = buf->chan->subbuf_size, n = buf->chan->n_subbufs, idx;
+	struct ktp_cpu_mark *m;
+	u64 now;
+
+	lockdep_assert_irqs_disabled();
+	if (kc->in_write || buf->offset != size + 1 ||
+	    buf->subbufs_produced - buf->subbufs_consumed != n)
+		return;
+	idx = (buf->subbufs_produced - 1) % n;
+	if (buf->padding[idx] < sizeof(*m))
+		return;
+	m = buf->start + idx * size + (size - buf->padding[idx]);
+	/* It follows the last record kept, in that sub-buffer. */
+	now = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	m->h = (struct ktp_hdr){ .type = KTP_REC_CPU, .size = sizeof(*m),
+				 .ts_delta = min_t(u64, now - kc->last_ts,
+						   U32_MAX) };
+	kc->last_ts += m->h.ts_delta;
+	/* The failed reserve counted this mark as dropped: it is not. */
+	kc->lost--;
+	kc->dropped[KTP_REC_CPU]--;
+	ktp_fill_mark(m, kc, reason);
+	/* The mark's bytes before the padding that exposes them. */
+	smp_wmb();
+	buf->padding[idx] -= sizeof(*m);
+	kc->records++;
+	kc->bytes += sizeof(*m);
+	kc->written[KTP_REC_CPU]++;
+}
+
+/*
+ * Write a per-CPU session marker on this CPU. START and ONLINE name the
+ * running task, the first "prev" of this CPU's switch sequence; STOP and
+ * OFFLINE carry the final counts and always land (see above).
+ */
+void ktp_cpu_mark(enum ktp_cpu_reason reason)
+{
+	bool final = reason == KTP_CPU_STOP || reason == KTP_CPU_OFFLINE;
+	struct ktp_cpu_mark *m;
+	struct ktp_wr w;
+
+	m = ktp_reserve(&w, KTP_REC_CPU, 0, sizeof(*m));
+	if (!m) {
+		struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
+
+		if (final && kc->active && ktp_session.chan)
+			ktp_write_tail_mark(kc, reason);
+		return;
+	}
+	ktp_fill_mark(m, w.kc, reason);
 	ktp_commit(&w);
 }

@@ -13,10 +13,13 @@ build_one() {
 	mkdir -p "$out/kmod"
 	ln -sfn "$top/Kbuild" "$out/Kbuild"
 	# Mirror the sources as symlinks; drop links whose source is gone.
-	for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/kmod/Kbuild; do
+	# Generated files (*.mod.c of an in-tree build) must not be linked:
+	# kbuild would write this kernel's version data through the link.
+	find "$out/kmod" -maxdepth 1 -type l -delete
+	for f in "$top"/kmod/*.c "$top"/kmod/*.h "$top"/kmod/Kbuild "$top"/kmod/include; do
+		case "$f" in *.mod.c) continue ;; esac
 		[ -e "$f" ] && ln -sfn "$f" "$out/kmod/$(basename "$f")"
 	done
-	find "$out/kmod" -maxdepth 1 -xtype l -delete
 	echo "  MODULE  $name ($release)"
 	make -s -C "$kdir" M="$out" modules
 }

@@ -6,6 +6,7 @@
 #ifndef KTPROF_COMMANDS_H
 #define KTPROF_COMMANDS_H
 
+int cmd_dump(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 #endif

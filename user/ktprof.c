@@ -16,6 +16,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "dump", cmd_dump, "print every record of a capture, decoded, in time order" },
 	{ "version", cmd_version, "print ktprof's version and record ABI" },
 };
 

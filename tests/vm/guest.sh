@@ -8,7 +8,7 @@ set -u
 results=$1
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-: "${KTPROF_TEST_TIMEOUT:=900}"
+: "${KTPROF_TEST_TIMEOUT:=600}"
 
 for t in "$@"; do
 	name=$(basename "$t" .sh)

@@ -45,3 +45,22 @@ unload_module() {
 if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
 	unload_module
 fi
+
+ctl() { echo "$1" >"$KTPROF_DBG/control"; }
+
+# Copy a session's data like a shell-only init script: cpuN, meta, stats.
+dump_session() {
+	local dir=$1 f
+	mkdir -p "$dir"
+	for f in "$KTPROF_DBG"/cpu*; do
+		cat "$f" >"$dir/$(basename "$f")" || fail "cat $f failed"
+	done
+	cat "$KTPROF_DBG/meta" >"$dir/meta"
+	cat "$KTPROF_DBG/stats" >"$dir/stats"
+}
+
+# Value of KEY in "... KEY=VALUE ..." lines of FILE matching PATTERN.
+kv() {
+	local file=$1 pattern=$2 key=$3
+	grep -E "$pattern" "$file" | head -n 1 | tr ' ' '\n' | sed -n "s/^$key=//p"
+}

@@ -103,7 +103,7 @@ for kernel in "${kernels[@]}"; do
 		read -r -a group_tests <<<"${groups[k$args]}"
 		# shellcheck disable=SC2086
 		"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
-			--timeout "${KTPROF_VM_TIMEOUT:-3600}" -- \
+			--timeout "$(( ${#group_tests[@]} * 600 + 120 ))" -- \
 			"$top/tests/vm/guest.sh" "$out" "${group_tests[@]}" \
 			>"$out/vm-run.out" 2>&1
 		vm_rc=$?

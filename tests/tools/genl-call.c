@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test helper: one operation of the module's netlink family, through the
+ * same client library the recorder uses. Prints the result; the exit status
+ * is 0 on success, else the errno value (EPERM = 1, ...), 100 for usage.
+ *
+ * usage: genl-call meta | stats | stop | flush
+ *        genl-call start [events=MASK] [subbuf=N] [n=N] [cpus=LIST] [overwrite=0|1]
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control-client.h"
+
+static int report(struct ktp_ctl *c, const char *op, int ret)
+{
+	if (ret) {
+		printf("%s: error %d (%s) %s\n", op, -ret, strerror(-ret),
+		       ktp_ctl_message(c));
+		return -ret;
+	}
+	printf("%s: ok\n", op);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct ktp_ctl_config cfg = { .overwrite = -1 };
+	struct ktp_cpu_stats *st;
+	struct ktp_meta m;
+	struct ktp_ctl *c;
+	unsigned int n, i;
+	int ret;
+
+	if (argc < 2)
+		return 100;
+	c = ktp_ctl_open();
+	if (!c) {
+		printf("open: error %d (%s)\n", errno, strerror(errno));
+		return errno;
+	}
+	if (!strcmp(argv[1], "meta")) {
+		ret = ktp_ctl_get_meta(c, &m);
+		if (!ret)
+			printf("abi=%u.%u kernel=%s nr_cpus=%u state=%s events=0x%x unavailable=0x%x session=%" PRIu64 "\n",
+			       m.abi_major, m.abi_minor, m.kernel, m.nr_cpus, m.state,
+			       m.events, m.events_unavailable, m.session_id);
+		ret = report(c, "meta", ret);
+	} else if (!strcmp(argv[1], "stats")) {
+		ret = ktp_ctl_get_stats(c, &st, &n);
+		for (i = 0; !ret && i < n; i++)
+			printf("cpu=%u records=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64 "\n",
+			       st[i].cpu, st[i].records, st[i].bytes, st[i].lost);
+		if (!ret)
+			free(st);
+		ret = report(c, "stats", ret);
+	} else if (!strcmp(argv[1], "stop")) {
+		ret = report(c, "stop", ktp_ctl_stop(c));
+	} else if (!strcmp(argv[1], "flush")) {
+		ret = report(c, "flush", ktp_ctl_flush(c));
+	} else if (!strcmp(argv[1], "start")) {
+		for (i = 2; i < (unsigned int)argc; i++) {
+			char *v = strchr(argv[i], '=');
+
+			if (!v)
+				return 100;
+			*v++ = '\0';
+			if (!strcmp(argv[i], "events"))
+				cfg.events = strtoul(v, NULL, 0);
+			else if (!strcmp(argv[i], "subbuf"))
+				cfg.subbuf_size = strtoul(v, NULL, 0);
+			else if (!strcmp(argv[i], "n"))
+				cfg.n_subbufs = strtoul(v, NULL, 0);
+			else if (!strcmp(argv[i], "cpus"))
+				cfg.cpus = v;
+			else if (!strcmp(argv[i], "overwrite"))
+				cfg.overwrite = atoi(v);
+			else
+				return 100;
+		}
+		ret = report(c, "start", ktp_ctl_start(c, &cfg));
+	} else {
+		ret = 100;
+	}
+	ktp_ctl_close(c);
+	return ret;
+}

@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "relay-decode.h"
+#include "stream-writer.h"
+#include "unit.h"
+
+#define MAX_EVENTS 4096
+
+struct decoded {
+	struct ktp_event ev[MAX_EVENTS];
+	uint64_t seqs[MAX_EVENTS];	/* selftest seq, or pid fields */
+	unsigned int n;
+	struct relay_decoder_stats stats;
+};
+
+/* Decode @len bytes fed @chunk at a time (0: all at once). */
+static void decode(const void *buf, size_t len, size_t chunk, int cpu,
+		   struct decoded *out)
+{
+	struct relay_decoder *d = relay_decoder_new(cpu);
+	const uint8_t *p = buf;
+	size_t off = 0;
+	struct ktp_event ev;
+
+	memset(out, 0, sizeof(*out));
+	if (!chunk)
+		chunk = len ? len : 1;
+	for (;;) {
+		while (relay_decoder_next(d, &ev) == 1 && out->n < MAX_EVENTS) {
+			out->ev[out->n] = ev;
+			if (ev.type == KTP_REC_SELFTEST) {
+				struct ktp_selftest s;
+
+				memcpy(&s, ev.rec, sizeof(s));
+				out->seqs[out->n] = s.seq;
+			}
+			out->ev[out->n].rec = NULL;	/* not valid later */
+			out->n++;
+		}
+		if (off >= len) {
+			relay_decoder_set_eof(d);
+			while (relay_decoder_next(d, &ev) == 1 && out->n < MAX_EVENTS) {
+				out->ev[out->n] = ev;
+				out->ev[out->n].rec = NULL;
+				out->n++;
+			}
+			break;
+		}
+		relay_decoder_feed(d, p + off, off + chunk > len ? len - off : chunk);
+		off += chunk;
+	}
+	out->stats = *relay_decoder_stats(d);
+	relay_decoder_free(d);
+}
+
+static unsigned int count_type(const struct decoded *o, unsigned int type)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < o->n; i++)
+		n += o->ev[i].type == type;
+	return n;
+}
+
+static uint64_t sum_lost(const struct decoded *o, unsigned int type)
+{
+	unsigned int i;
+	uint64_t n = 0;
+
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].type == type)
+			n += o->ev[i].lost;
+	return n;
+}
+
+static struct decoded out, out2;
+
+UNIT_TEST(basic_records_and_times)
+{
+	struct stream_writer w;
+
+	sw_init(&w, 3, 0, 1000);
+	sw_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	sw_switch(&w, 1500, 42, KTP_STATE_INTERRUPTIBLE, 0);
+	sw_waking(&w, 2000, 42, 3);
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.n, 4);
+	CHECK_EQ(out.ev[0].type, KTP_REC_SUBBUF);
+	CHECK_EQ(out.ev[1].type, KTP_REC_CPU);
+	CHECK_EQ(out.ev[2].type, KTP_REC_SWITCH);
+	CHECK_EQ(out.ev[2].ts, 1500);
+	CHECK_EQ(out.ev[3].ts, 2000);
+	CHECK_EQ(out.ev[3].cpu, 3);
+	CHECK_EQ(out.stats.garbage_bytes, 0);
+	CHECK_EQ(out.stats.truncated, 0);
+	sw_free(&w);
+}
+
+UNIT_TEST(empty_stream)
+{
+	decode("", 0, 0, 0, &out);
+	CHECK_EQ(out.n, 0);
+	CHECK_EQ(out.stats.garbage_bytes, 0);
+}
+
+/* Any way of cutting the input into pieces decodes the same. */
+UNIT_TEST(streaming_invariance)
+{
+	static const size_t chunks[] = { 1, 3, 7, 48, 4096 };
+	struct stream_writer w;
+	static uint64_t want[500];
+	unsigned int i, j, k;
+	uint64_t ts = 5;
+
+	sw_init(&w, 0, 256, ts);
+	for (i = 0; i < 500; i++) {
+		/* Some gaps need a TIME record (> 4.29 s). */
+		ts += (i % 97 == 0) ? 5000000000ull : 10 + i;
+		want[i] = ts;
+		if (i % 3)
+			sw_selftest(&w, ts, i);
+		else
+			sw_switch(&w, ts, i, 0, i + 1);
+	}
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK(count_type(&out, KTP_REC_TIME) > 0);
+	for (i = 0, j = 0; i < out.n; i++) {
+		if (out.ev[i].type != KTP_REC_SELFTEST &&
+		    out.ev[i].type != KTP_REC_SWITCH)
+			continue;
+		if (j < 500 && out.ev[i].ts != want[j])
+			UNIT_FAIL("record %u at %llu, want %llu", j,
+				  (unsigned long long)out.ev[i].ts,
+				  (unsigned long long)want[j]);
+		j++;
+	}
+	CHECK_EQ(j, 500);
+	for (k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+		decode(w.buf, w.len, chunks[k], 0, &out2);
+		CHECK_EQ(out2.n, out.n);
+		for (i = 0; i < out.n && i < out2.n; i++) {
+			if (out.ev[i].ts != out2.ev[i].ts ||
+			    out.ev[i].type != out2.ev[i].type ||
+			    out.seqs[i] != out2.seqs[i]) {
+				UNIT_FAIL("chunk %zu: event %u differs", chunks[k], i);
+				break;
+			}
+		}
+	}
+	sw_free(&w);
+}
+
+/* Junk before the first header (any alignment) is skipped and reported. */
+UNIT_TEST(garbage_prefix)
+{
+	struct stream_writer w;
+	static const char junk[13] = "not a stream";
+
+	sw_init(&w, 1, 0, 10);
+	sw_bytes(&w, junk, sizeof(junk));
+	sw_selftest(&w, 20, 0);
+	sw_selftest(&w, 30, 1);
+	decode(w.buf, w.len, 5, 1, &out);
+	CHECK_EQ(out.n, 4);
+	CHECK_EQ(out.ev[0].type, KTP_EV_GARBAGE);
+	CHECK_EQ(out.ev[0].lost, 13);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 2);
+	CHECK_EQ(out.stats.garbage_bytes, 13);
+	sw_free(&w);
+}
+
+/* A record cut at the end is truncation, not garbage. */
+UNIT_TEST(truncated_tail)
+{
+	struct stream_writer w;
+
+	sw_init(&w, 0, 0, 10);
+	sw_selftest(&w, 20, 0);
+	sw_selftest(&w, 30, 1);
+	decode(w.buf, w.len - 5, 0, 0, &out);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 1);
+	CHECK_EQ(out.stats.truncated, 11);
+	CHECK_EQ(out.stats.garbage_bytes, 0);
+	sw_free(&w);
+}
+
+/* Drops reported by a later header become a LOST event before it. */
+UNIT_TEST(loss_between_subbufs)
+{
+	struct stream_writer w;
+	unsigned int i, lost_at = 0;
+
+	sw_init(&w, 0, 48 + 16 * 4, 0);
+	for (i = 0; i < 4; i++)
+		sw_selftest(&w, 10 + i, i);
+	sw_drop(&w, 37);
+	for (i = 4; i < 8; i++)
+		sw_selftest(&w, 100 + i, i);
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 8);
+	CHECK_EQ(count_type(&out, KTP_EV_LOST), 1);
+	CHECK_EQ(sum_lost(&out, KTP_EV_LOST), 37);
+	CHECK_EQ(out.stats.lost, 37);
+	for (i = 0; i < out.n; i++)
+		if (out.ev[i].type == KTP_EV_LOST)
+			lost_at = i;
+	CHECK_EQ(out.ev[lost_at + 1].type, KTP_REC_SUBBUF);
+	CHECK_EQ(out.ev[lost_at].ts, 104);
+	sw_free(&w);
+}
+
+/* Drops after the last header are reported by the STOP mark. */
+UNIT_TEST(tail_loss_in_stop_mark)
+{
+	struct stream_writer w;
+
+	sw_init(&w, 0, 0, 0);
+	sw_selftest(&w, 10, 0);
+	sw_drop(&w, 5);
+	sw_cpu_mark(&w, 20, KTP_CPU_STOP, 1);
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(out.n, 4);
+	CHECK_EQ(out.ev[2].type, KTP_EV_LOST);
+	CHECK_EQ(out.ev[2].lost, 5);
+	CHECK_EQ(out.ev[3].type, KTP_REC_CPU);
+	CHECK_EQ(out.stats.lost, 5);
+	sw_free(&w);
+}
+
+/* A damaged record: skip to the next sub-buffer, report what was skipped. */
+UNIT_TEST(resync_after_damage)
+{
+	struct stream_writer w;
+	struct ktp_hdr *h;
+	unsigned int i;
+
+	sw_init(&w, 0, 48 + 16 * 4, 0);
+	for (i = 0; i < 12; i++)
+		sw_selftest(&w, 10 + i, i);
+	/* Second sub-buffer, second record: a size no record can have. */
+	h = (struct ktp_hdr *)(w.buf + (48 + 64) + 48 + 16);
+	h->size = 6;
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(out.stats.resyncs, 1);
+	CHECK_EQ(out.stats.garbage_bytes, 48);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 9);
+	CHECK_EQ(count_type(&out, KTP_EV_GARBAGE), 1);
+	CHECK_EQ(out.stats.subbufs, 3);
+	sw_free(&w);
+}
+
+/* Unknown record types (a newer minor ABI) are passed through by size. */
+UNIT_TEST(unknown_type_skipped_by_size)
+{
+	struct stream_writer w;
+	uint8_t rec[12] = { 0 };
+
+	sw_init(&w, 0, 0, 0);
+	sw_record(&w, rec, 200, 0, sizeof(rec), 5);
+	sw_selftest(&w, 6, 9);
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(out.n, 3);
+	CHECK_EQ(out.ev[1].type, 200);
+	CHECK_EQ(out.ev[1].size, 12);
+	CHECK_EQ(out.seqs[2], 9);
+	CHECK_EQ(out.stats.unknown, 1);
+	sw_free(&w);
+}
+
+/* Another CPU's data in this CPU's stream is not trusted. */
+UNIT_TEST(foreign_cpu_is_garbage)
+{
+	struct stream_writer w;
+
+	sw_init(&w, 1, 0, 0);
+	sw_selftest(&w, 5, 0);
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 0);
+	CHECK_EQ(out.stats.garbage_bytes, w.len);
+	sw_free(&w);
+}
+
+/* Sequence gaps (overwritten sub-buffers) are counted. */
+UNIT_TEST(subbuf_sequence_gap)
+{
+	struct stream_writer w;
+	unsigned int i;
+
+	sw_init(&w, 0, 48 + 16 * 2, 0);
+	for (i = 0; i < 4; i++) {
+		if (i == 2)
+			sw_skip_subbufs(&w, 3);
+		sw_selftest(&w, 10 + i, i);
+		sw_selftest(&w, 10 + i, i);
+	}
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(out.stats.lost_subbufs, 3);
+	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 8);
+	sw_free(&w);
+}
+
+/* Variable records whose contents disagree with their size are damage. */
+UNIT_TEST(exec_without_terminator)
+{
+	struct stream_writer w;
+	uint8_t rec[sizeof(struct ktp_exec) + 8] = { 0 };
+
+	memcpy(rec + sizeof(struct ktp_exec), "12345678", 8);
+	sw_init(&w, 0, 0, 0);
+	sw_record(&w, rec, KTP_REC_EXEC, 0, sizeof(rec), 5);
+	sw_selftest(&w, 6, 1);
+	decode(w.buf, w.len, 0, 0, &out);
+	CHECK_EQ(count_type(&out, KTP_REC_EXEC), 0);
+	CHECK_EQ(out.stats.resyncs, 1);
+	CHECK(out.stats.garbage_bytes > 0);
+	sw_free(&w);
+}
+
+UNIT_MAIN()

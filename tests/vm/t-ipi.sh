@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# IPI sends are recorded where the kernel has the tracepoints (6.3 and
+# later); on older kernels the group is reported unavailable and the rest
+# still works.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+
+load_module
+ctl start
+"$WORKLOADS/sched-mix" -r 1000 -t 100 >/dev/null
+ctl stop
+dump_session "$out/raw"
+unload_module
+"$KTPROF" dump --json "$out/raw" >"$out/dump.json" || fail "dump failed"
+n=$(grep -c '"type":"ipi_send"' "$out/dump.json")
+if [ "$(kernel_version)" -ge 603 ]; then
+	grep -q '^events_unavailable=$' "$out/raw/meta" || fail "IPI reported unavailable on $(uname -r)"
+	grep -q '^events=.*ipi' "$out/raw/meta" || fail "ipi not among the events"
+	[ "$n" -gt 0 ] || fail "no ipi_send records"
+	echo "$n IPI records"
+else
+	grep -q '^events_unavailable=ipi$' "$out/raw/meta" || fail "IPI not reported unavailable on $(uname -r)"
+	[ "$n" = 0 ] || fail "ipi records on a kernel without IPI tracepoints"
+	echo "IPI unavailable on $(uname -r), as expected"
+fi
+grep -q '"type":"sched_switch"' "$out/dump.json" || fail "no switches"
+echo ok

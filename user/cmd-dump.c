@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktprof dump: every record of a capture, decoded, in global time order;
+ * text, or NDJSON with --json.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "input.h"
+#include "merge.h"
+#include "record-fields.h"
+
+struct dump_options {
+	int json;
+	int quiet;
+};
+
+static const char dump_usage[] =
+	"usage: ktprof dump [--json] [-q] DIR|FILE\n"
+	"\n"
+	"Print every record of a capture, decoded, in global time order.\n"
+	"DIR is a raw dump directory (cpuN files taken with cat, plus meta).\n"
+	"\n"
+	"  --json     one JSON object per line (NDJSON)\n"
+	"  -q         no loss summary on stderr\n"
+	"  -h         this text\n";
+
+static void text_u64(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, " %s=%" PRIu64, key, v);
+}
+
+static void text_s64(void *ctx, const char *key, int64_t v)
+{
+	fprintf(ctx, " %s=%" PRId64, key, v);
+}
+
+static void text_hex(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, " %s=0x%" PRIx64, key, v);
+}
+
+static void text_str(void *ctx, const char *key, const char *v)
+{
+	fprintf(ctx, " %s=%s", key, v);
+}
+
+static const struct field_sink text_sink = {
+	text_u64, text_s64, text_hex, text_str,
+};
+
+static void json_u64(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, ",\"%s\":%" PRIu64, key, v);
+}
+
+static void json_s64(void *ctx, const char *key, int64_t v)
+{
+	fprintf(ctx, ",\"%s\":%" PRId64, key, v);
+}
+
+static void json_hex(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+}
+
+static void json_str(void *ctx, const char *key, const char *v)
+{
+	FILE *f = ctx;
+
+	fprintf(f, ",\"%s\":\"", key);
+	for (; *v; v++) {
+		unsigned char c = *v;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static const struct field_sink json_sink = {
+	json_u64, json_s64, json_hex, json_str,
+};
+
+static const char *type_name(const struct ktp_event *ev, char *buf, size_t len)
+{
+	const char *name = ktp_event_type_name(ev->type);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "type%u", ev->type);
+	return buf;
+}
+
+static void print_event(FILE *out, const struct ktp_event *ev, int json)
+{
+	char tbuf[16];
+	const char *name = type_name(ev, tbuf, sizeof(tbuf));
+
+	if (json) {
+		fprintf(out, "{\"ts\":%" PRIu64 ",\"cpu\":%u,\"type\":\"%s\"",
+			ev->ts, ev->cpu, name);
+		record_fields(ev, &json_sink, out);
+		fputs("}\n", out);
+	} else {
+		fprintf(out, "%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s",
+			ev->ts / 1000000000, ev->ts % 1000000000, ev->cpu, name);
+		record_fields(ev, &text_sink, out);
+		fputc('\n', out);
+	}
+}
+
+/* Loss and damage go to stderr: they must never pass unnoticed. */
+static void print_summary(const struct merge *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < merge_nr_inputs(m); i++) {
+		const struct relay_decoder *d = merge_decoder(m, i);
+		const struct relay_decoder_stats *st = relay_decoder_stats(d);
+
+		if (st->lost || st->lost_subbufs || st->garbage_bytes ||
+		    st->truncated)
+			fprintf(stderr,
+				"ktprof dump: cpu %d: %" PRIu64 " records lost in the kernel, %" PRIu64
+				" sub-buffers missing, %" PRIu64
+				" bytes skipped as invalid, %" PRIu64 " bytes truncated\n",
+				relay_decoder_cpu(d), st->lost, st->lost_subbufs,
+				st->garbage_bytes, st->truncated);
+	}
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dump_options opt = { 0 };
+	static char outbuf[1 << 16];
+	struct ktp_input *in;
+	struct ktp_event ev;
+	struct merge *m;
+	char err[512];
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opt.json = 1;
+			break;
+		case 'q':
+			opt.quiet = 1;
+			break;
+		case 'h':
+			fputs(dump_usage, stdout);
+			return 0;
+		default:
+			fputs(dump_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(dump_usage, stderr);
+		return 2;
+	}
+	in = input_open(argv[optind], err, sizeof(err));
+	if (!in) {
+		fprintf(stderr, "ktprof dump: %s\n", err);
+		return 1;
+	}
+	m = merge_new();
+	if (!m || input_add_streams(in, m)) {
+		fprintf(stderr, "ktprof dump: %s\n", strerror(ENOMEM));
+		merge_free(m);
+		input_close(in);
+		return 1;
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	while ((ret = merge_next(m, &ev)) > 0)
+		print_event(stdout, &ev, opt.json);
+	fflush(stdout);
+	if (ret < 0)
+		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
+			strerror(-ret));
+	else if (!opt.quiet)
+		print_summary(m);
+	merge_free(m);
+	input_close(in);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What analysis commands read: a raw dump directory or a capture file,
+ * seen the same way: session metadata plus per-CPU record streams.
+ */
+#ifndef KTPROF_INPUT_H
+#define KTPROF_INPUT_H
+
+#include "merge.h"
+#include "meta.h"
+
+struct ktp_input;
+
+/*
+ * Open @path. On failure returns NULL and writes a one-line reason into
+ * @err (e.g. "no cpuN files in DIR", "capture ABI 2.0; this ktprof reads
+ * 1.x").
+ */
+struct ktp_input *input_open(const char *path, char *err, size_t errlen);
+void input_close(struct ktp_input *in);
+
+/* Session metadata; NULL when the input has none (a dump without meta). */
+const struct ktp_meta *input_meta(const struct ktp_input *in);
+
+/* Add every CPU stream to @m. */
+int input_add_streams(struct ktp_input *in, struct merge *m);
+
+#endif

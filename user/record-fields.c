@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+
+#include "record-fields.h"
+
+const char *ktp_state_str(uint16_t state, char *buf, unsigned int len)
+{
+	static const char letters[] = "SDTtXZPI";
+	unsigned int i, off = 0;
+
+	if (state & KTP_STATE_PREEMPTED) {
+		snprintf(buf, len, "R+");
+		return buf;
+	}
+	if (!state) {
+		snprintf(buf, len, "R");
+		return buf;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(letters) - 1; i++)
+		if (state & (1u << i))
+			off += snprintf(buf + off, off < len ? len - off : 0,
+					"%s%c", off ? "|" : "", letters[i]);
+	return buf;
+}
+
+int ktp_prio_value(uint8_t prio)
+{
+	return prio == KTP_PRIO_DL ? -1 : prio;
+}
+
+#define REC(type, var, ev) \
+	type var; memcpy(&var, (ev)->rec, sizeof(var))
+
+static void task_fields(const struct ktp_event *ev, const struct field_sink *s,
+			void *ctx)
+{
+	REC(struct ktp_task, r, ev);
+	char comm[KTP_COMM_LEN + 1], st[32];
+
+	memcpy(comm, r.comm, KTP_COMM_LEN);
+	comm[KTP_COMM_LEN] = '\0';
+	s->u64(ctx, "pid", r.pid);
+	s->u64(ctx, "tgid", r.tgid);
+	s->u64(ctx, "ppid", r.ppid);
+	s->str(ctx, "comm", comm);
+	s->hex(ctx, "flags", r.flags);
+	if (r.flags & KTP_TASK_SNAPSHOT)
+		s->str(ctx, "state", ktp_state_str(r.state, st, sizeof(st)));
+	s->s64(ctx, "prio", ktp_prio_value(r.prio));
+}
+
+static void switch_fields(const struct ktp_event *ev, const struct field_sink *s,
+			  void *ctx)
+{
+	REC(struct ktp_switch, r, ev);
+	char st[32], key[16];
+	unsigned int i;
+
+	s->u64(ctx, "prev_pid", r.prev_pid);
+	s->str(ctx, "prev_state", ktp_state_str(r.prev_state, st, sizeof(st)));
+	s->s64(ctx, "prev_prio", ktp_prio_value(r.prev_prio));
+	s->u64(ctx, "next_pid", r.next_pid);
+	s->s64(ctx, "next_prio", ktp_prio_value(r.next_prio));
+	for (i = 0; i < ev->flags; i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)ev->rec + sizeof(r) + 8 * i, 8);
+		snprintf(key, sizeof(key), "counter%u", i);
+		s->u64(ctx, key, v);
+	}
+}
+
+static void cpu_fields(const struct ktp_event *ev, const struct field_sink *s,
+		       void *ctx)
+{
+	static const char *const reasons[] = {
+		[KTP_CPU_START] = "start", [KTP_CPU_STOP] = "stop",
+		[KTP_CPU_ONLINE] = "online", [KTP_CPU_OFFLINE] = "offline",
+	};
+	REC(struct ktp_cpu_mark, r, ev);
+
+	s->str(ctx, "reason", r.reason < 5 && reasons[r.reason] ?
+		       reasons[r.reason] : "?");
+	s->u64(ctx, "pid", r.pid);
+	if (r.reason == KTP_CPU_STOP || r.reason == KTP_CPU_OFFLINE) {
+		s->u64(ctx, "records", r.records);
+		s->u64(ctx, "lost", r.lost);
+	}
+}
+
+static void ipi_fields(const struct ktp_event *ev, const struct field_sink *s,
+		       void *ctx)
+{
+	REC(struct ktp_ipi, r, ev);
+	char list[1024];
+	unsigned int w, b, off = 0;
+
+	s->hex(ctx, "callback", r.callback);
+	if (!ev->flags) {
+		s->u64(ctx, "target_cpu", r.cpu);
+		return;
+	}
+	list[0] = '\0';
+	for (w = 0; w < ev->flags; w++) {
+		uint64_t bits;
+
+		memcpy(&bits, (const char *)ev->rec + sizeof(r) + 8 * w, 8);
+		for (b = 0; b < 64; b++)
+			if (bits & (1ull << b) && off < sizeof(list))
+				off += snprintf(list + off, sizeof(list) - off,
+						"%s%u", off ? "," : "", w * 64 + b);
+	}
+	s->str(ctx, "target_cpus", list);
+}
+
+void record_fields(const struct ktp_event *ev, const struct field_sink *s,
+		   void *ctx)
+{
+	const char *str;
+
+	switch (ev->type) {
+	case KTP_EV_LOST:
+		s->u64(ctx, "records", ev->lost);
+		break;
+	case KTP_EV_GARBAGE:
+		s->u64(ctx, "bytes", ev->lost);
+		break;
+	case KTP_REC_SUBBUF: {
+		REC(struct ktp_subbuf, r, ev);
+		s->u64(ctx, "seq", r.seq);
+		s->u64(ctx, "lost", r.lost);
+		s->u64(ctx, "session", r.session_id);
+		break;
+	}
+	case KTP_REC_TIME:
+		break;
+	case KTP_REC_CPU:
+		cpu_fields(ev, s, ctx);
+		break;
+	case KTP_REC_TASK:
+		task_fields(ev, s, ctx);
+		break;
+	case KTP_REC_SWITCH:
+		switch_fields(ev, s, ctx);
+		break;
+	case KTP_REC_WAKING: {
+		REC(struct ktp_waking, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "target_cpu", r.target_cpu);
+		s->s64(ctx, "prio", ktp_prio_value(r.prio));
+		if (ev->flags & KTP_WAKING_NEW)
+			s->str(ctx, "new", "1");
+		break;
+	}
+	case KTP_REC_MIGRATE: {
+		REC(struct ktp_migrate, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "orig_cpu", r.orig_cpu);
+		s->u64(ctx, "dest_cpu", r.dest_cpu);
+		break;
+	}
+	case KTP_REC_FORK: {
+		REC(struct ktp_fork, r, ev);
+		s->u64(ctx, "parent_pid", r.parent_pid);
+		s->u64(ctx, "child_pid", r.child_pid);
+		s->u64(ctx, "child_tgid", r.child_tgid);
+		s->str(ctx, "thread", ev->flags & KTP_FORK_THREAD ? "1" : "0");
+		break;
+	}
+	case KTP_REC_EXEC: {
+		REC(struct ktp_exec, r, ev);
+		str = (const char *)ev->rec + sizeof(r);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "old_pid", r.old_pid);
+		s->str(ctx, "filename", str);
+		break;
+	}
+	case KTP_REC_EXIT: {
+		REC(struct ktp_exit, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "tgid", r.tgid);
+		s->s64(ctx, "exit_code", r.exit_code);
+		break;
+	}
+	case KTP_REC_FREE: {
+		REC(struct ktp_free, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		break;
+	}
+	case KTP_REC_IRQ_ENTRY:
+	case KTP_REC_IRQ_EXIT: {
+		REC(struct ktp_irq, r, ev);
+		s->u64(ctx, "irq", r.irq);
+		if (ev->type == KTP_REC_IRQ_EXIT)
+			s->s64(ctx, "ret", r.ret);
+		break;
+	}
+	case KTP_REC_IRQ_NAME: {
+		REC(struct ktp_irq_name, r, ev);
+		s->u64(ctx, "irq", r.irq);
+		s->str(ctx, "name", (const char *)ev->rec + sizeof(r));
+		break;
+	}
+	case KTP_REC_SOFTIRQ_ENTRY:
+	case KTP_REC_SOFTIRQ_EXIT: {
+		REC(struct ktp_softirq, r, ev);
+		s->u64(ctx, "vec", r.vec);
+		break;
+	}
+	case KTP_REC_IPI_SEND:
+		ipi_fields(ev, s, ctx);
+		break;
+	case KTP_REC_WQ_START:
+	case KTP_REC_WQ_END: {
+		REC(struct ktp_wq, r, ev);
+		s->hex(ctx, "function", r.function);
+		s->hex(ctx, "work", r.work);
+		break;
+	}
+	case KTP_REC_SELFTEST: {
+		REC(struct ktp_selftest, r, ev);
+		s->u64(ctx, "seq", r.seq);
+		break;
+	}
+	default:
+		s->u64(ctx, "size", ev->size);
+		break;
+	}
+}

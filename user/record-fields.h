@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fields of each record type, named once for every output format: a
+ * printer (text, JSON) supplies a sink and gets each field in turn.
+ */
+#ifndef KTPROF_RECORD_FIELDS_H
+#define KTPROF_RECORD_FIELDS_H
+
+#include <stdint.h>
+
+#include "relay-decode.h"
+
+struct field_sink {
+	void (*u64)(void *ctx, const char *key, uint64_t v);
+	void (*s64)(void *ctx, const char *key, int64_t v);
+	void (*hex)(void *ctx, const char *key, uint64_t v);
+	void (*str)(void *ctx, const char *key, const char *v);
+};
+
+/* Call @sink for every field of @ev (type, time and CPU excluded). */
+void record_fields(const struct ktp_event *ev, const struct field_sink *sink,
+		   void *ctx);
+
+/* prev_state as the kernel's trace prints it: "S", "D", "R", "R+", "S|D"... */
+const char *ktp_state_str(uint16_t state, char *buf, unsigned int len);
+
+/* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
+int ktp_prio_value(uint8_t prio);
+
+#endif
