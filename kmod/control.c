@@ -50,6 +50,7 @@ static int ktp_copy_cmd(char *buf, size_t size, const char __user *ubuf,
 static int ktp_start_from_params(void)
 {
 	struct ktp_config *cfg;
+	char err[128] = "";
 	int ret;
 
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
@@ -57,7 +58,10 @@ static int ktp_start_from_params(void)
 		return -ENOMEM;
 	ret = ktp_config_from_params(cfg);
 	if (!ret)
-		ret = ktp_session_start(cfg);
+		ret = ktp_session_start(cfg, err, sizeof(err));
+	/* The writer only gets an errno: the reason goes to the log. */
+	if (ret && err[0])
+		pr_err("start failed: %s\n", err);
 	kfree(cfg);
 	return ret;
 }
@@ -118,6 +122,23 @@ static void ktp_show_events(struct seq_file *m, const char *key, u32 mask)
 	seq_putc(m, '\n');
 }
 
+static void ktp_show_specs(struct seq_file *m, const char *key,
+			   const struct ktp_event_spec *specs, unsigned int n,
+			   bool sampling)
+{
+	unsigned int i;
+
+	seq_printf(m, "%s=", key);
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "%s%s", i ? "," : "", specs[i].name);
+		if (sampling && specs[i].freq)
+			seq_printf(m, "@%lluhz", specs[i].rate);
+		else if (sampling)
+			seq_printf(m, "@period=%llu", specs[i].rate);
+	}
+	seq_putc(m, '\n');
+}
+
 static int ktp_meta_show(struct seq_file *m, void *v)
 {
 	struct ktp_session *s = &ktp_session;
@@ -142,6 +163,10 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 		seq_printf(m, "n_subbufs=%u\n", s->cfg.n_subbufs);
 		seq_printf(m, "overwrite=%d\n", s->cfg.overwrite);
 		seq_printf(m, "cpus=%*pbl\n", cpumask_pr_args(&s->cfg.cpus));
+		ktp_show_specs(m, "samples", s->cfg.samples, s->cfg.nr_samples,
+			       true);
+		ktp_show_specs(m, "counters", s->cfg.counters,
+			       s->cfg.nr_counters, false);
 	}
 	mutex_unlock(&ktp_lock);
 	return 0;
@@ -194,9 +219,10 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 			written[t] += READ_ONCE(kc->written[t]);
 		seq_printf(m, "cpu=%d records=%llu bytes=%llu", cpu, r, b);
 		ktp_show_avg(m, b, r);
-		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu\n",
+		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu samples=%llu throttled=%llu\n",
 			   READ_ONCE(kc->subbufs), l, READ_ONCE(kc->nested),
-			   READ_ONCE(kc->overwritten));
+			   READ_ONCE(kc->overwritten), READ_ONCE(kc->samples),
+			   READ_ONCE(kc->throttled));
 		if (!l)
 			continue;
 		seq_printf(m, "cpu=%d dropped", cpu);

@@ -15,12 +15,17 @@
 
 static struct genl_family ktp_genl_family;
 
+/* The last start error, for extack (which keeps only a pointer). */
+static char ktp_genl_msg[128];
+
 static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_EVENTS] = { .type = NLA_U32 },
 	[KTP_A_SUBBUF_SIZE] = { .type = NLA_U32 },
 	[KTP_A_N_SUBBUFS] = { .type = NLA_U32 },
 	[KTP_A_CPUS] = { .type = NLA_NUL_STRING, .len = 4095 },
 	[KTP_A_OVERWRITE] = { .type = NLA_U8 },
+	[KTP_A_SAMPLES] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
+	[KTP_A_COUNTERS] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
@@ -29,6 +34,7 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct ktp_config *cfg;
+	char err[128] = "";
 	int ret;
 
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
@@ -68,9 +74,26 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
-	ret = ktp_session_start(cfg);
+	if (a[KTP_A_SAMPLES] || a[KTP_A_COUNTERS]) {
+		ret = ktp_config_set_samples(cfg,
+			a[KTP_A_SAMPLES] ? nla_data(a[KTP_A_SAMPLES]) : "",
+			a[KTP_A_COUNTERS] ? nla_data(a[KTP_A_COUNTERS]) : "",
+			err, sizeof(err));
+		if (ret)
+			goto out_msg;
+	}
+	ret = ktp_session_start(cfg, err, sizeof(err));
 	if (ret == -EBUSY)
-		NL_SET_ERR_MSG(info->extack, "a session is already running");
+		snprintf(err, sizeof(err), "a session is already running");
+out_msg:
+	/*
+	 * NL_SET_ERR_MSG() takes literals only: point extack at our copy,
+	 * which outlives the reply (requests run under the genl mutex).
+	 */
+	if (ret && err[0] && info->extack) {
+		strscpy(ktp_genl_msg, err, sizeof(ktp_genl_msg));
+		info->extack->_msg = ktp_genl_msg;
+	}
 out:
 	kfree(cfg);
 	return ret;
@@ -172,6 +195,10 @@ static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 			      KTP_CA_PAD) ||
 	    nla_put_u64_64bit(msg, KTP_CA_OVERWRITTEN,
 			      READ_ONCE(kc->overwritten), KTP_CA_PAD) ||
+	    nla_put_u64_64bit(msg, KTP_CA_SAMPLES, READ_ONCE(kc->samples),
+			      KTP_CA_PAD) ||
+	    nla_put_u64_64bit(msg, KTP_CA_THROTTLED, READ_ONCE(kc->throttled),
+			      KTP_CA_PAD) ||
 	    nla_put(msg, KTP_CA_DROPPED, sizeof(dropped), dropped)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;

@@ -16,6 +16,19 @@
 
 struct dentry;
 
+#define KTP_MAX_SOURCES 8
+#define KTP_MAX_COUNTERS 4
+#define KTP_EVENT_LIST_MAX 256	/* bytes of a spec list */
+
+/* A perf event to sample with or to count. */
+struct ktp_event_spec {
+	char name[32];		/* as given: "cpu-clock", "r01c2" */
+	u32 type;		/* PERF_TYPE_* */
+	u64 config;
+	u64 rate;		/* Hz if @freq, else a period */
+	bool freq;
+};
+
 /* What a session records and how it buffers. */
 struct ktp_config {
 	u32 events;		/* KTP_EV_* groups requested */
@@ -23,6 +36,11 @@ struct ktp_config {
 	u32 n_subbufs;
 	bool overwrite;
 	struct cpumask cpus;	/* CPUs to trace */
+	unsigned int nr_samples;
+	struct ktp_event_spec samples[KTP_MAX_SOURCES];
+	unsigned int nr_counters;
+	struct ktp_event_spec counters[KTP_MAX_COUNTERS];
+	bool sample_defer;	/* test knob: stage like NMI samples */
 };
 
 /*
@@ -61,6 +79,8 @@ struct ktp_cpu {
 	u64 lost;		/* all drops: full, nested, overwritten */
 	u64 nested;
 	u64 overwritten;
+	u64 samples;		/* samples taken (this_cpu_inc: NMI-safe) */
+	u64 throttled;		/* times a sample source was throttled */
 	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
 	u64 written[KTP_REC_NR_TYPES];
 	u64 dropped[KTP_REC_NR_TYPES];
@@ -113,7 +133,9 @@ u8 ktp_prio(int prio);
 int ktp_config_from_params(struct ktp_config *cfg);
 int ktp_parse_events(const char *s, u32 *events);
 int ktp_check_geometry(u32 subbuf_size, u32 n_subbufs);
-int ktp_session_start(const struct ktp_config *cfg);
+int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen);
+int ktp_config_set_samples(struct ktp_config *cfg, const char *samples,
+			   const char *counters, char *err, size_t errlen);
 int ktp_session_stop(void);
 int ktp_session_flush(void);
 void ktp_session_teardown(void);
@@ -128,6 +150,16 @@ int ktp_control_init(void);
 void ktp_control_remove_files(void);
 void ktp_control_exit(void);
 
+/* sample.c */
+int ktp_parse_event_list(const char *list, bool sampling,
+			 struct ktp_event_spec *out, unsigned int max,
+			 char *bad, size_t badlen);
+int ktp_sample_start(char *err, size_t errlen);
+void ktp_sample_stop(void);
+unsigned int ktp_counters_read(u64 *deltas);
+void ktp_counters_reset_local(void);
+void ktp_sample_drain_local(void);
+
 /* genl.c */
 int ktp_genl_init(void);
 void ktp_genl_exit(void);
@@ -138,5 +170,8 @@ extern unsigned int ktp_param_subbuf_size;
 extern unsigned int ktp_param_n_subbufs;
 extern char *ktp_param_events;
 extern char *ktp_param_cpus;
+extern char *ktp_param_samples;
+extern char *ktp_param_counters;
+extern bool ktp_param_sample_defer;
 
 #endif /* KTPROF_H */

@@ -35,6 +35,21 @@ char *ktp_param_cpus = "";
 module_param_named(cpus, ktp_param_cpus, charp, 0444);
 MODULE_PARM_DESC(cpus, "CPUs to trace, a CPU list such as 0-3,6 (default all)");
 
+char *ktp_param_samples = "cpu-clock@999hz";
+module_param_named(samples, ktp_param_samples, charp, 0444);
+MODULE_PARM_DESC(samples,
+		 "CPU sample sources: EVENT[@NHz|@period=N],... or none (default cpu-clock@999hz)");
+
+char *ktp_param_counters = "";
+module_param_named(counters, ktp_param_counters, charp, 0444);
+MODULE_PARM_DESC(counters,
+		 "counters read at each context switch: EVENT,... (default none)");
+
+bool ktp_param_sample_defer;
+module_param_named(sample_defer, ktp_param_sample_defer, bool, 0444);
+MODULE_PARM_DESC(sample_defer,
+		 "test: route software-event samples through the NMI staging path (default 0)");
+
 bool ktp_param_overwrite;
 module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite,
@@ -75,9 +90,11 @@ static int __init ktp_init(void)
 		goto out_hotplug;
 	}
 	if (ktp_param_autostart) {
-		ret = ktp_session_start(cfg);
+		char err[128] = "";
+
+		ret = ktp_session_start(cfg, err, sizeof(err));
 		if (ret) {
-			pr_err("autostart failed: %d\n", ret);
+			pr_err("autostart failed: %s (%d)\n", err, ret);
 			goto out_genl;
 		}
 	}

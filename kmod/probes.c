@@ -45,14 +45,19 @@ static void ktp_probe_switch(void *data, bool preempt,
 			     struct task_struct *prev, struct task_struct *next,
 			     unsigned int prev_state)
 {
+	u64 deltas[KTP_MAX_COUNTERS];
 	struct ktp_switch *r;
 	struct ktp_wr w;
+	unsigned int n;
 
 	ktp_task_seen(prev);
 	ktp_task_seen(next);
-	r = ktp_reserve(&w, KTP_REC_SWITCH, 0, sizeof(*r));
+	/* The outgoing task's counts for the slice that ends here. */
+	n = ktp_counters_read(deltas);
+	r = ktp_reserve(&w, KTP_REC_SWITCH, n, sizeof(*r) + n * sizeof(u64));
 	if (!r)
 		return;
+	memcpy(r + 1, deltas, n * sizeof(u64));
 	r->prev_pid = prev->pid;
 	r->next_pid = next->pid;
 	r->prev_state = ktp_report_state(preempt, prev_state, prev);

@@ -125,7 +125,52 @@ int ktp_config_from_params(struct ktp_config *cfg)
 		       ktp_param_cpus);
 		return -EINVAL;
 	}
+	cfg->sample_defer = ktp_param_sample_defer;
+	return ktp_config_set_samples(cfg, ktp_param_samples,
+				      ktp_param_counters, NULL, 0);
+}
+
+/*
+ * Set the sample sources and per-switch counters of @cfg from spec lists.
+ * -EINVAL with the reason in @err, or logged when @err is NULL.
+ */
+int ktp_config_set_samples(struct ktp_config *cfg, const char *samples,
+			   const char *counters, char *err, size_t errlen)
+{
+	char bad[32] = "";
+	int n;
+
+	n = ktp_parse_event_list(samples ? samples : "", true, cfg->samples,
+				 KTP_MAX_SOURCES, bad, sizeof(bad));
+	if (n < 0)
+		goto bad_samples;
+	cfg->nr_samples = n;
+	n = ktp_parse_event_list(counters ? counters : "", false,
+				 cfg->counters, KTP_MAX_COUNTERS, bad,
+				 sizeof(bad));
+	if (n < 0)
+		goto bad_counters;
+	cfg->nr_counters = n;
 	return 0;
+
+bad_samples:
+	if (err)
+		snprintf(err, errlen, "sample source '%s': %s (want EVENT[@NHz|@period=N], at most %d)",
+			 bad, n == -ENOENT ? "unknown event" : "bad spec",
+			 KTP_MAX_SOURCES);
+	else
+		pr_err("samples=%s: bad source '%s' (want EVENT[@NHz|@period=N], at most %d)\n",
+		       samples, bad, KTP_MAX_SOURCES);
+	return -EINVAL;
+bad_counters:
+	if (err)
+		snprintf(err, errlen, "counter '%s': %s (want an event name, at most %d)",
+			 bad, n == -ENOENT ? "unknown event" : "bad spec",
+			 KTP_MAX_COUNTERS);
+	else
+		pr_err("counters=%s: bad counter '%s' (want an event name, at most %d)\n",
+		       counters, bad, KTP_MAX_COUNTERS);
+	return -EINVAL;
 }
 
 static void ktp_free_bitmaps(void)
@@ -161,6 +206,7 @@ static void ktp_cpu_on(void *reason)
 	if (kc->active)
 		return;
 	kc->active = true;
+	ktp_counters_reset_local();
 	ktp_cpu_mark((unsigned long)reason);
 	ktp_task_seen(current);
 }
@@ -172,6 +218,7 @@ static void ktp_cpu_off(void *reason)
 
 	if (!kc->active)
 		return;
+	ktp_sample_drain_local();
 	ktp_cpu_mark((unsigned long)reason);
 	ktp_flush_local();
 	kc->active = false;
@@ -194,7 +241,7 @@ static long ktp_snapshot_fn(void *unused)
 	return 0;
 }
 
-int ktp_session_start(const struct ktp_config *cfg)
+int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen)
 {
 	struct ktp_session *s = &ktp_session;
 	u32 events;
@@ -228,6 +275,10 @@ int ktp_session_start(const struct ktp_config *cfg)
 	if (ret)
 		goto out_relay;
 	s->events_on = events;
+	/* Perf events on every traced CPU, or none at all. */
+	ret = ktp_sample_start(err, errlen);
+	if (ret)
+		goto out_probes;
 
 	cpus_read_lock();
 	ktp_clocks_now();
@@ -243,6 +294,9 @@ int ktp_session_start(const struct ktp_config *cfg)
 	mutex_unlock(&ktp_lock);
 	return 0;
 
+out_probes:
+	ktp_probes_unregister();
+	s->events_on = 0;
 out_relay:
 	ktp_relay_close();
 out_bitmaps:
@@ -257,6 +311,8 @@ static void __ktp_session_stop(void)
 	struct ktp_session *s = &ktp_session;
 
 	lockdep_assert_held(&ktp_lock);
+	/* Perf events first: what they staged lands before the STOP marks. */
+	ktp_sample_stop();
 	cpus_read_lock();
 	on_each_cpu(ktp_cpu_off, KTP_REASON(KTP_CPU_STOP), 1);
 	WRITE_ONCE(s->state, KTP_SESSION_STOPPED);

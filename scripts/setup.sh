@@ -16,7 +16,7 @@ fi
 base_pkgs=(
 	build-essential bc bison flex kmod cpio xz-utils zstd gzip rsync
 	libssl-dev libelf-dev pkg-config python3
-	qemu-system-x86 busybox-static
+	busybox-static
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3-protobuf
 	libnl-3-dev libnl-genl-3-dev zlib1g-dev
 	linux-perf linux-source-6.12
@@ -56,6 +56,30 @@ newest_612_flavour() {
 
 read -r -a want < <(missing_pkgs "${base_pkgs[@]}" | tr '\n' ' '; echo)
 apt_install "${want[@]}"
+
+# qemu from bookworm-backports: bookworm's qemu 7.2 does not keep
+# cross-modified code coherent under multi-threaded TCG, and SMP guests die
+# on the kernel's own live patching ("Oops: int3" when a static key or
+# static call changes). Backports are never preferred by default (pin 100),
+# so nothing else on the machine changes.
+backports=/etc/apt/sources.list.d/ktprof-bookworm-backports.list
+qemu_major() {
+	dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null |
+		sed -E 's/^[0-9]+://; s/[^0-9].*//'
+}
+if [ "$(qemu_major)" = "" ] || [ "$(qemu_major)" -lt 8 ]; then
+	if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		say "adding bookworm-backports for qemu"
+		echo 'deb http://deb.debian.org/debian bookworm-backports main' |
+			$SUDO tee "$backports" >/dev/null
+		apt_updated=
+	fi
+	apt_update_once
+	say "installing qemu-system-x86 from bookworm-backports"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+		--no-install-recommends -t bookworm-backports qemu-system-x86 >/dev/null
+	[ "$(qemu_major)" -ge 8 ] || { say "qemu from backports did not install"; exit 1; }
+fi
 
 # The primary test kernel: keep the newest installed 6.12 if the archive cannot be
 # asked (offline), otherwise install the newest the archive offers.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -115,6 +116,57 @@ static void ipi_fields(const struct ktp_event *ev, const struct field_sink *s,
 	s->str(ctx, "target_cpus", list);
 }
 
+/* Addresses as one hex list, leaf first. */
+static void stack_field(const struct field_sink *s, void *ctx, const char *key,
+			const uint8_t *ips, unsigned int n)
+{
+	char buf[KTP_MAX_FRAMES * 19 + 1];
+	unsigned int i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, ips + 8 * i, 8);
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%" PRIx64,
+				i ? "," : "", ip);
+	}
+	s->str(ctx, key, buf);
+}
+
+static void sample_fields(const struct ktp_event *ev, const struct field_sink *s,
+			  void *ctx)
+{
+	REC(struct ktp_sample, r, ev);
+	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
+
+	s->u64(ctx, "sample_ts", r.ts);
+	s->u64(ctx, "pid", r.pid);
+	s->u64(ctx, "tid", r.tid);
+	s->u64(ctx, "source", r.source);
+	s->str(ctx, "mode", ev->flags & KTP_SAMPLE_USER ? "user" : "kernel");
+	if (ev->flags & (KTP_SAMPLE_KTRUNC | KTP_SAMPLE_UTRUNC))
+		s->str(ctx, "truncated", "1");
+	stack_field(s, ctx, "kstack", ips, r.nr_kernel);
+	stack_field(s, ctx, "ustack", ips + 8 * r.nr_kernel, r.nr_user);
+}
+
+static void file_fields(const struct ktp_event *ev, const struct field_sink *s,
+			void *ctx)
+{
+	REC(struct ktp_file, r, ev);
+	char id[2 * KTP_BUILD_ID_MAX + 1];
+	unsigned int i;
+
+	for (i = 0; i < r.build_id_len && i < KTP_BUILD_ID_MAX; i++)
+		snprintf(id + 2 * i, 3, "%02x", r.build_id[i]);
+	id[2 * i] = '\0';
+	s->u64(ctx, "dev", r.dev);
+	s->u64(ctx, "ino", r.ino);
+	s->str(ctx, "build_id", id);
+	s->str(ctx, "path", (const char *)ev->rec + sizeof(r));
+}
+
 void record_fields(const struct ktp_event *ev, const struct field_sink *s,
 		   void *ctx)
 {
@@ -222,6 +274,27 @@ void record_fields(const struct ktp_event *ev, const struct field_sink *s,
 	case KTP_REC_SELFTEST: {
 		REC(struct ktp_selftest, r, ev);
 		s->u64(ctx, "seq", r.seq);
+		break;
+	}
+	case KTP_REC_SAMPLE:
+		sample_fields(ev, s, ctx);
+		break;
+	case KTP_REC_MAP: {
+		REC(struct ktp_map, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->hex(ctx, "start", r.start);
+		s->hex(ctx, "end", r.end);
+		s->hex(ctx, "pgoff", r.pgoff);
+		s->u64(ctx, "dev", r.dev);
+		s->u64(ctx, "ino", r.ino);
+		break;
+	}
+	case KTP_REC_FILE:
+		file_fields(ev, s, ctx);
+		break;
+	case KTP_REC_THROTTLE: {
+		REC(struct ktp_throttle, r, ev);
+		s->u64(ctx, "source", r.source);
 		break;
 	}
 	default:

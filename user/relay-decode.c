@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,10 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_WQ_START] = sizeof(struct ktp_wq),
 	[KTP_REC_WQ_END] = sizeof(struct ktp_wq),
 	[KTP_REC_SELFTEST] = sizeof(struct ktp_selftest),
+	[KTP_REC_SAMPLE] = sizeof(struct ktp_sample),
+	[KTP_REC_MAP] = sizeof(struct ktp_map),
+	[KTP_REC_FILE] = sizeof(struct ktp_file) + 4,
+	[KTP_REC_THROTTLE] = sizeof(struct ktp_throttle),
 };
 
 unsigned int ktp_rec_min_size(unsigned int type)
@@ -145,6 +150,13 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 	}
 	if (!p)
 		return 1;	/* not all here yet: checked when complete */
+	if (h->type == KTP_REC_SAMPLE) {
+		struct ktp_sample s;
+
+		memcpy(&s, p, sizeof(s));
+		return h->size == sizeof(s) + 8u * (s.nr_kernel + s.nr_user) &&
+		       s.nr_kernel <= KTP_MAX_FRAMES && s.nr_user <= KTP_MAX_FRAMES;
+	}
 	switch (h->type) {
 	case KTP_REC_EXEC:
 		return memchr(p + sizeof(struct ktp_exec), 0,
@@ -152,6 +164,10 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_IRQ_NAME:
 		return memchr(p + sizeof(struct ktp_irq_name), 0,
 			      h->size - sizeof(struct ktp_irq_name)) != NULL;
+	case KTP_REC_FILE:
+		return memchr(p + sizeof(struct ktp_file), 0,
+			      h->size - sizeof(struct ktp_file)) != NULL &&
+		       p[offsetof(struct ktp_file, build_id_len)] <= KTP_BUILD_ID_MAX;
 	}
 	return 1;
 }
@@ -175,6 +191,8 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_IRQ_NAME:
 	case KTP_REC_IPI_SEND:
 	case KTP_REC_SWITCH:
+	case KTP_REC_SAMPLE:
+	case KTP_REC_FILE:
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:
 		return 0;	/* handled by the caller */

@@ -37,7 +37,8 @@ def check_records(events):
     known = {"subbuf", "time", "cpu", "task", "sched_switch", "sched_waking",
              "sched_migrate", "fork", "exec", "exit", "free", "irq_entry",
              "irq_exit", "irq_name", "softirq_entry", "softirq_exit",
-             "ipi_send", "wq_start", "wq_end", "selftest", "lost"}
+             "ipi_send", "wq_start", "wq_end", "selftest", "lost",
+             "sample", "map", "file", "throttle"}
     for e in events:
         if e["type"] == "garbage":
             fail("invalid bytes in the stream: %s" % e)

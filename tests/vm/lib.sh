@@ -57,6 +57,7 @@ dump_session() {
 	done
 	cat "$KTPROF_DBG/meta" >"$dir/meta"
 	cat "$KTPROF_DBG/stats" >"$dir/stats"
+	cat /proc/kallsyms >"$dir/kallsyms"
 }
 
 # Value of KEY in "... KEY=VALUE ..." lines of FILE matching PATTERN.

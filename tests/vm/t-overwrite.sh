@@ -7,7 +7,7 @@
 out=$KTPROF_TEST_OUT
 n=50000
 
-load_module overwrite=1 subbuf_size=8192 n_subbufs=4 events=sched
+load_module overwrite=1 subbuf_size=8192 n_subbufs=4 events=sched samples=none
 ctl start
 cat "$KTPROF_DBG/cpu0" >/dev/null 2>&1 && fail "read while running succeeded in overwrite mode"
 taskset -c 0 sh -c "echo $n > $KTPROF_DBG/selftest" || fail "selftest failed"

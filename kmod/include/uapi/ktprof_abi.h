@@ -62,6 +62,10 @@ enum ktp_rec_type {
 	KTP_REC_WQ_START,	/* struct ktp_wq */
 	KTP_REC_WQ_END,		/* struct ktp_wq */
 	KTP_REC_SELFTEST,	/* struct ktp_selftest */
+	KTP_REC_SAMPLE,		/* struct ktp_sample: CPU sample with stacks */
+	KTP_REC_MAP,		/* struct ktp_map: a process's file mapping */
+	KTP_REC_FILE,		/* struct ktp_file: a mapped file's path */
+	KTP_REC_THROTTLE,	/* struct ktp_throttle */
 	KTP_REC_NR_TYPES
 };
 
@@ -71,6 +75,7 @@ enum ktp_rec_type {
 	"sched_waking", "sched_migrate", "fork", "exec", "exit", "free", \
 	"irq_entry", "irq_exit", "irq_name", "softirq_entry",		\
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
+	"sample", "map", "file", "throttle",				\
 }
 
 /* Common header of every record. */
@@ -271,6 +276,68 @@ struct ktp_selftest {
 	__u64 seq;
 } __ktp_packed;
 
+#define KTP_MAX_FRAMES 127	/* per stack, kernel and user each */
+#define KTP_BUILD_ID_MAX 20
+#define KTP_PATH_MAX 1024	/* path bytes kept, NUL included */
+
+/* struct ktp_sample h.flags */
+#define KTP_SAMPLE_USER		0x01	/* the CPU was in user mode */
+#define KTP_SAMPLE_KTRUNC	0x02	/* kernel stack cut at KTP_MAX_FRAMES */
+#define KTP_SAMPLE_UTRUNC	0x04	/* user stack cut at KTP_MAX_FRAMES */
+#define KTP_SAMPLE_DEFERRED	0x08	/* staged (NMI): h time is not @ts */
+
+/*
+ * A CPU sample. @ts is when it was taken (a staged sample is written to
+ * the buffer later). The frames follow: @nr_kernel kernel addresses, then
+ * @nr_user user addresses, each stack leaf first; the first kernel frame
+ * is the interrupted instruction.
+ */
+struct ktp_sample {
+	struct ktp_hdr h;
+	__u64 ts;
+	__u32 pid;		/* tgid */
+	__u32 tid;
+	__u8 source;		/* index of the sample source */
+	__u8 pad;
+	__u16 nr_kernel;
+	__u16 nr_user;
+	__u16 pad2;
+} __ktp_packed;
+
+/*
+ * A file mapping of process @pid that user frames landed in, written once
+ * per process and mapping before the samples that need it: user address A
+ * in [@start, @end) is file offset @pgoff + (A - @start) of the file
+ * (@dev, @ino), which a KTP_REC_FILE record describes.
+ */
+struct ktp_map {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 dev;		/* new_encode_dev() form */
+	__u64 ino;
+	__u64 start;
+	__u64 end;
+	__u64 pgoff;		/* bytes */
+} __ktp_packed;
+
+/* A mapped file, once per session: its path and GNU build id. */
+struct ktp_file {
+	struct ktp_hdr h;
+	__u32 dev;
+	__u8 build_id_len;	/* 0: none found */
+	__u8 pad[3];
+	__u64 ino;
+	__u8 build_id[KTP_BUILD_ID_MAX];
+	char path[];		/* NUL-terminated, padded to the size */
+} __ktp_packed;
+
+/* The kernel throttled sample source @source here (too many samples). */
+struct ktp_throttle {
+	struct ktp_hdr h;
+	__u8 source;
+	__u8 pad[3];
+} __ktp_packed;
+
 /* Event groups (module parameter "events", meta "events"). */
 enum ktp_event_group {
 	KTP_EV_SCHED = 0x01,
@@ -319,6 +386,8 @@ enum ktp_genl_attr {
 	KTP_A_EVENTS_UNAVAIL,	/* u32: groups this kernel lacks (reply) */
 	KTP_A_CPU_STATS,	/* nested, repeated: one per CPU (reply) */
 	KTP_A_PAD,
+	KTP_A_SAMPLES,		/* string: sample sources, "cpu-clock@999hz,..." */
+	KTP_A_COUNTERS,		/* string: per-switch counters, "cycles,..." */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
@@ -335,6 +404,8 @@ enum ktp_genl_cpu_attr {
 	KTP_CA_OVERWRITTEN,	/* dropped: overwritten (overwrite mode) */
 	KTP_CA_DROPPED,		/* binary: u64[KTP_REC_NR_TYPES] drops by type */
 	KTP_CA_PAD,
+	KTP_CA_SAMPLES,		/* samples taken */
+	KTP_CA_THROTTLED,	/* times the kernel throttled a sample source */
 	__KTP_CA_MAX
 };
 #define KTP_CA_MAX (__KTP_CA_MAX - 1)
@@ -369,5 +440,9 @@ KTP_ABI_SIZE(struct ktp_softirq, 12);
 KTP_ABI_SIZE(struct ktp_ipi, 20);
 KTP_ABI_SIZE(struct ktp_wq, 24);
 KTP_ABI_SIZE(struct ktp_selftest, 16);
+KTP_ABI_SIZE(struct ktp_sample, 32);
+KTP_ABI_SIZE(struct ktp_map, 48);
+KTP_ABI_SIZE(struct ktp_file, 44);
+KTP_ABI_SIZE(struct ktp_throttle, 12);
 
 #endif /* KTPROF_ABI_H */
