@@ -28,6 +28,9 @@
 #include <linux/cpuhotplug.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
+#include <linux/pid.h>
+#include <linux/sched/task.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
 #include <linux/kdev_t.h>
@@ -167,7 +170,10 @@ struct ktp_cache {
 	struct ktp_map_slot maps[KTP_MAP_CACHE];
 	u64 files[KTP_FILE_CACHE];	/* ktp_file_key() of files queued */
 	/* Files waiting for their FILE record: this context produces. */
-	struct file *pending[KTP_PENDING_FILES];
+	struct {
+		struct file *file;
+		pid_t tgid;	/* who mapped it: paths as that process sees them */
+	} pending[KTP_PENDING_FILES];
 	u32 pending_head, pending_tail;
 	struct irq_work unlock_work;	/* deferred mmap_read_unlock */
 	struct mm_struct *unlock_mm;
@@ -314,7 +320,8 @@ static void ktp_queue_file(struct ktp_cache *c, struct file *file, u32 dev,
 		return;
 	c->files[slot] = key;
 	get_file(file);
-	c->pending[c->pending_head % KTP_PENDING_FILES] = file;
+	c->pending[c->pending_head % KTP_PENDING_FILES].file = file;
+	c->pending[c->pending_head % KTP_PENDING_FILES].tgid = current->tgid;
 	/* The pointer before the head that publishes it. */
 	smp_wmb();
 	WRITE_ONCE(c->pending_head, c->pending_head + 1);
@@ -577,8 +584,49 @@ static int ktp_build_id(struct file *file, u8 *id)
 	return 0;
 }
 
+/*
+ * @file's path as process @tgid sees it (inside its chroot, say), which is
+ * what its maps show; the global path if the process is gone.
+ */
+static const char *ktp_file_path(struct file *file, pid_t tgid, char *buf,
+				 char *rootbuf)
+{
+	struct task_struct *task = NULL;
+	const char *path, *root = NULL;
+	struct path root_path;
+	struct pid *pid;
+	size_t len;
+
+	path = d_path(&file->f_path, buf, PATH_MAX);
+	if (IS_ERR(path))
+		return "";
+	pid = find_get_pid(tgid);
+	if (pid)
+		task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!task)
+		return path;
+	task_lock(task);
+	if (task->fs) {
+		get_fs_root(task->fs, &root_path);
+		root = "";
+	}
+	task_unlock(task);
+	put_task_struct(task);
+	if (!root)
+		return path;
+	root = d_path(&root_path, rootbuf, PATH_MAX);
+	path_put(&root_path);
+	if (IS_ERR(root) || !strcmp(root, "/"))
+		return path;
+	len = strlen(root);
+	if (!strncmp(path, root, len) && path[len] == '/')
+		path += len;
+	return path;
+}
+
 /* Describe one file (path and build id) unless done this session. */
-static void ktp_describe_file(struct file *file, char *pathbuf)
+static void ktp_describe_file(struct file *file, pid_t tgid, char *pathbuf)
 {
 	struct inode *inode = file_inode(file);
 	u32 dev = new_encode_dev(inode->i_sb->s_dev);
@@ -602,9 +650,7 @@ static void ktp_describe_file(struct file *file, char *pathbuf)
 	seen->ino = inode->i_ino;
 	hash_add(ktp_files_seen, &seen->node, ktp_file_key(dev, inode->i_ino));
 
-	path = d_path(&file->f_path, pathbuf, PATH_MAX);
-	if (IS_ERR(path))
-		path = "";
+	path = ktp_file_path(file, tgid, pathbuf, pathbuf + PATH_MAX);
 	len = strnlen(path, KTP_PATH_MAX - 1);
 	id_len = ktp_build_id(file, id);
 	size = ALIGN(sizeof(*f) + len + 1, 4);
@@ -628,20 +674,22 @@ static void ktp_file_fn(struct work_struct *work)
 {
 	struct ktp_sample_cpu *sc = container_of(work, struct ktp_sample_cpu,
 						 file_work);
-	char *pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	char *pathbuf = kmalloc(2 * PATH_MAX, GFP_KERNEL);
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sc->cache); i++) {
 		struct ktp_cache *c = &sc->cache[i];
 
 		while (c->pending_tail != READ_ONCE(c->pending_head)) {
+			unsigned int slot = c->pending_tail % KTP_PENDING_FILES;
 			struct file *file;
 
-			/* The pointer after the head that published it. */
+			/* The entry after the head that published it. */
 			smp_rmb();
-			file = c->pending[c->pending_tail % KTP_PENDING_FILES];
+			file = c->pending[slot].file;
 			if (pathbuf)
-				ktp_describe_file(file, pathbuf);
+				ktp_describe_file(file, c->pending[slot].tgid,
+						  pathbuf);
 			fput(file);
 			/* The slot is read before the producer may reuse it. */
 			smp_mb();

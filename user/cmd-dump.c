@@ -13,21 +13,27 @@
 #include "input.h"
 #include "merge.h"
 #include "record-fields.h"
+#include "sym-prescan.h"
 
 struct dump_options {
 	int json;
 	int quiet;
+	int symbolize;
+	const char *symfs;
 };
 
 static const char dump_usage[] =
-	"usage: ktprof dump [--json] [-q] DIR|FILE\n"
+	"usage: ktprof dump [--json] [--symbolize [--symfs DIR]] [-q] DIR|FILE\n"
 	"\n"
 	"Print every record of a capture, decoded, in global time order.\n"
-	"DIR is a raw dump directory (cpuN files taken with cat, plus meta).\n"
+	"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
+	"stats and a copy of /proc/kallsyms).\n"
 	"\n"
-	"  --json     one JSON object per line (NDJSON)\n"
-	"  -q         no loss summary on stderr\n"
-	"  -h         this text\n";
+	"  --json        one JSON object per line (NDJSON)\n"
+	"  --symbolize   print sample stacks with function names\n"
+	"  --symfs DIR   look for binaries under DIR (recorded paths appended)\n"
+	"  -q            no loss summary on stderr\n"
+	"  -h            this text\n";
 
 static void text_u64(void *ctx, const char *key, uint64_t v)
 {
@@ -68,11 +74,8 @@ static void json_hex(void *ctx, const char *key, uint64_t v)
 	fprintf(ctx, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
 }
 
-static void json_str(void *ctx, const char *key, const char *v)
+static void json_escape(FILE *f, const char *v)
 {
-	FILE *f = ctx;
-
-	fprintf(f, ",\"%s\":\"", key);
 	for (; *v; v++) {
 		unsigned char c = *v;
 
@@ -83,6 +86,14 @@ static void json_str(void *ctx, const char *key, const char *v)
 		else
 			fputc(c, f);
 	}
+}
+
+static void json_str(void *ctx, const char *key, const char *v)
+{
+	FILE *f = ctx;
+
+	fprintf(f, ",\"%s\":\"", key);
+	json_escape(f, v);
 	fputc('"', f);
 }
 
@@ -100,21 +111,76 @@ static const char *type_name(const struct ktp_event *ev, char *buf, size_t len)
 	return buf;
 }
 
-static void print_event(FILE *out, const struct ktp_event *ev, int json)
+/* One stack of a sample, symbolized: text lines or a JSON array. */
+static void print_stack(FILE *out, struct symbolizer *sym, uint32_t pid,
+			const uint8_t *ips, unsigned int n, int kernel, int json,
+			const char *key)
+{
+	unsigned int i;
+
+	if (json)
+		fprintf(out, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		struct frame f;
+		char buf[512];
+		uint64_t ip;
+
+		memcpy(&ip, ips + 8 * i, 8);
+		symbolizer_frame(sym, pid, ip, kernel, &f);
+		frame_str(&f, 1, buf, sizeof(buf));
+		if (json) {
+			fprintf(out, "%s\"", i ? "," : "");
+			json_escape(out, buf);
+			if (!kernel && f.resolved) {
+				fputs(" (", out);
+				json_escape(out, f.object);
+				fputc(')', out);
+			}
+			fputc('"', out);
+		} else {
+			fprintf(out, "\t%16" PRIx64 " %s", ip, buf);
+			if (!kernel && f.resolved)
+				fprintf(out, " (%s)", f.object);
+			fputc('\n', out);
+		}
+	}
+	if (json)
+		fputc(']', out);
+}
+
+static void print_sample_stacks(FILE *out, struct symbolizer *sym,
+				const struct ktp_event *ev, int json)
+{
+	struct ktp_sample r;
+	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
+
+	memcpy(&r, ev->rec, sizeof(r));
+	print_stack(out, sym, r.pid, ips, r.nr_kernel, 1, json, "kframes");
+	print_stack(out, sym, r.pid, ips + 8 * r.nr_kernel, r.nr_user, 0, json,
+		    "uframes");
+}
+
+static void print_event(FILE *out, const struct ktp_event *ev, int json,
+			struct symbolizer *sym)
 {
 	char tbuf[16];
 	const char *name = type_name(ev, tbuf, sizeof(tbuf));
+	int stacks = sym && ev->type == KTP_REC_SAMPLE;
 
 	if (json) {
 		fprintf(out, "{\"ts\":%" PRIu64 ",\"cpu\":%u,\"type\":\"%s\"",
 			ev->ts, ev->cpu, name);
 		record_fields(ev, &json_sink, out);
+		if (stacks)
+			print_sample_stacks(out, sym, ev, 1);
 		fputs("}\n", out);
 	} else {
 		fprintf(out, "%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s",
 			ev->ts / 1000000000, ev->ts % 1000000000, ev->cpu, name);
 		record_fields(ev, &text_sink, out);
 		fputc('\n', out);
+		if (stacks)
+			print_sample_stacks(out, sym, ev, 0);
 	}
 }
 
@@ -142,11 +208,14 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "symbolize", no_argument, NULL, 's' },
+		{ "symfs", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct dump_options opt = { 0 };
 	static char outbuf[1 << 16];
+	struct symbolizer *sym = NULL;
 	struct ktp_input *in;
 	struct ktp_event ev;
 	struct merge *m;
@@ -160,6 +229,12 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'q':
 			opt.quiet = 1;
+			break;
+		case 's':
+			opt.symbolize = 1;
+			break;
+		case 'S':
+			opt.symfs = optarg;
 			break;
 		case 'h':
 			fputs(dump_usage, stdout);
@@ -178,23 +253,42 @@ int cmd_dump(int argc, char **argv)
 		fprintf(stderr, "ktprof dump: %s\n", err);
 		return 1;
 	}
+	if (opt.symbolize) {
+		sym = symbolizer_for_capture(argv[optind], in, opt.symfs, err,
+					     sizeof(err));
+		if (!sym) {
+			fprintf(stderr, "ktprof dump: %s\n", err);
+			input_close(in);
+			return 1;
+		}
+		if (!symbolizer_has_kallsyms(sym))
+			fprintf(stderr, "ktprof dump: no kallsyms snapshot: kernel frames stay addresses\n");
+	}
 	m = merge_new();
 	if (!m || input_add_streams(in, m)) {
 		fprintf(stderr, "ktprof dump: %s\n", strerror(ENOMEM));
 		merge_free(m);
+		symbolizer_free(sym);
 		input_close(in);
 		return 1;
 	}
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	while ((ret = merge_next(m, &ev)) > 0)
-		print_event(stdout, &ev, opt.json);
+	while ((ret = merge_next(m, &ev)) > 0) {
+		if (sym)
+			symbolizer_on_event(sym, &ev);
+		print_event(stdout, &ev, opt.json, sym);
+	}
 	fflush(stdout);
+	if (sym && symbolizer_mismatched(sym))
+		fprintf(stderr, "ktprof dump: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
+			symbolizer_mismatched(sym));
 	if (ret < 0)
 		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
 			strerror(-ret));
 	else if (!opt.quiet)
 		print_summary(m);
 	merge_free(m);
+	symbolizer_free(sym);
 	input_close(in);
 	return ret < 0 ? 1 : 0;
 }

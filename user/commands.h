@@ -7,6 +7,7 @@
 #define KTPROF_COMMANDS_H
 
 int cmd_dump(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 #endif

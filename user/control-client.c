@@ -212,7 +212,9 @@ int ktp_ctl_start(struct ktp_ctl *c, const struct ktp_ctl_config *cfg)
 	    (cfg->n_subbufs && nla_put_u32(msg, KTP_A_N_SUBBUFS, cfg->n_subbufs)) ||
 	    (cfg->cpus && nla_put_string(msg, KTP_A_CPUS, cfg->cpus)) ||
 	    (cfg->overwrite >= 0 &&
-	     nla_put_u8(msg, KTP_A_OVERWRITE, cfg->overwrite))) {
+	     nla_put_u8(msg, KTP_A_OVERWRITE, cfg->overwrite)) ||
+	    (cfg->samples && nla_put_string(msg, KTP_A_SAMPLES, cfg->samples)) ||
+	    (cfg->counters && nla_put_string(msg, KTP_A_COUNTERS, cfg->counters))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -320,6 +322,8 @@ static int parse_cpu_stats(struct nlattr **a, void *arg)
 	s->subbufs = get_u64(ca, KTP_CA_SUBBUFS);
 	s->nested = get_u64(ca, KTP_CA_NESTED);
 	s->overwritten = get_u64(ca, KTP_CA_OVERWRITTEN);
+	s->samples = get_u64(ca, KTP_CA_SAMPLES);
+	s->throttled = get_u64(ca, KTP_CA_THROTTLED);
 	if (ca[KTP_CA_DROPPED]) {
 		size_t len = nla_len(ca[KTP_CA_DROPPED]);
 

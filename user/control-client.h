@@ -22,11 +22,14 @@ struct ktp_ctl_config {
 	uint32_t n_subbufs;
 	const char *cpus;	/* CPU list */
 	int overwrite;		/* -1 default, 0 drop new, 1 overwrite */
+	const char *samples;	/* "cpu-clock@999hz,...", "none" */
+	const char *counters;	/* per-switch counters, "cpu-clock,..." */
 };
 
 struct ktp_cpu_stats {
 	uint32_t cpu;
 	uint64_t records, bytes, lost, subbufs, nested, overwritten;
+	uint64_t samples, throttled;
 	uint64_t dropped[KTP_REC_NR_TYPES];	/* by record type */
 };
 

@@ -13,6 +13,8 @@ struct ktp_input {
 	struct rawdir *rd;
 	struct ktp_meta meta;
 	int have_meta;
+	char *kallsyms;
+	int kallsyms_loaded;
 };
 
 static int load_meta(struct ktp_input *in, const char *path, char *err,
@@ -79,6 +81,7 @@ void input_close(struct ktp_input *in)
 	if (!in)
 		return;
 	rawdir_close(in->rd);
+	free(in->kallsyms);
 	free(in);
 }
 
@@ -90,4 +93,34 @@ const struct ktp_meta *input_meta(const struct ktp_input *in)
 int input_add_streams(struct ktp_input *in, struct merge *m)
 {
 	return rawdir_add_streams(in->rd, m);
+}
+
+const char *input_kallsyms(struct ktp_input *in)
+{
+	if (!in->kallsyms_loaded) {
+		in->kallsyms = rawdir_read_file(in->rd, "kallsyms", NULL);
+		in->kallsyms_loaded = 1;
+	}
+	return in->kallsyms;
+}
+
+int input_scan(const char *path, int (*fn)(const struct ktp_event *ev, void *ctx),
+	       void *ctx, char *err, size_t errlen)
+{
+	struct ktp_input *in = input_open(path, err, errlen);
+	struct ktp_event ev;
+	struct merge *m;
+	int ret;
+
+	if (!in)
+		return -EINVAL;
+	m = merge_new();
+	ret = m ? input_add_streams(in, m) : -ENOMEM;
+	while (!ret && (ret = merge_next(m, &ev)) > 0)
+		ret = fn(&ev, ctx);
+	if (ret < 0)
+		snprintf(err, errlen, "reading %s: %s", path, strerror(-ret));
+	merge_free(m);
+	input_close(in);
+	return ret < 0 ? ret : 0;
 }

@@ -25,4 +25,14 @@ const struct ktp_meta *input_meta(const struct ktp_input *in);
 /* Add every CPU stream to @m. */
 int input_add_streams(struct ktp_input *in, struct merge *m);
 
+/* The /proc/kallsyms snapshot taken with the capture, or NULL. */
+const char *input_kallsyms(struct ktp_input *in);
+
+/*
+ * One pass over all events of @path, each handed to @fn (which returns 0
+ * or -errno to stop). Returns 0 or -errno; @err says what went wrong.
+ */
+int input_scan(const char *path, int (*fn)(const struct ktp_event *ev, void *ctx),
+	       void *ctx, char *err, size_t errlen);
+
 #endif

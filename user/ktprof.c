@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "dump", cmd_dump, "print every record of a capture, decoded, in time order" },
+	{ "report", cmd_report, "analyse a capture (--profile: CPU profile)" },
 	{ "version", cmd_version, "print ktprof's version and record ABI" },
 };
 

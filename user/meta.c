@@ -124,6 +124,10 @@ static int parse_line(struct ktp_meta *m, const char *key, const char *v,
 		m->overwrite = !!u;
 	} else if (!strcmp(key, "cpus")) {
 		copy_str(m->cpus, sizeof(m->cpus), v);
+	} else if (!strcmp(key, "samples")) {
+		copy_str(m->samples, sizeof(m->samples), v);
+	} else if (!strcmp(key, "counters")) {
+		copy_str(m->counters, sizeof(m->counters), v);
 	}
 	return 0;
 }

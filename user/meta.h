@@ -20,6 +20,8 @@ struct ktp_meta {
 	uint32_t subbuf_size, n_subbufs;
 	int overwrite;
 	char cpus[256];		/* traced CPUs, a CPU list */
+	char samples[256];	/* sample sources, "cpu-clock@999hz,..." */
+	char counters[256];	/* per-switch counters */
 };
 
 /*

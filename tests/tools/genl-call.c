@@ -6,6 +6,7 @@
  *
  * usage: genl-call meta | stats | stop | flush
  *        genl-call start [events=MASK] [subbuf=N] [n=N] [cpus=LIST] [overwrite=0|1]
+ *                        [samples=SPECS] [counters=SPECS]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,8 +53,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "stats")) {
 		ret = ktp_ctl_get_stats(c, &st, &n);
 		for (i = 0; !ret && i < n; i++)
-			printf("cpu=%u records=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64 "\n",
-			       st[i].cpu, st[i].records, st[i].bytes, st[i].lost);
+			printf("cpu=%u records=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64
+			       " samples=%" PRIu64 "\n", st[i].cpu, st[i].records,
+			       st[i].bytes, st[i].lost, st[i].samples);
 		if (!ret)
 			free(st);
 		ret = report(c, "stats", ret);
@@ -78,6 +80,10 @@ int main(int argc, char **argv)
 				cfg.cpus = v;
 			else if (!strcmp(argv[i], "overwrite"))
 				cfg.overwrite = atoi(v);
+			else if (!strcmp(argv[i], "samples"))
+				cfg.samples = v;
+			else if (!strcmp(argv[i], "counters"))
+				cfg.counters = v;
 			else
 				return 100;
 		}
