@@ -142,6 +142,7 @@ static void ktp_show_specs(struct seq_file *m, const char *key,
 static int ktp_meta_show(struct seq_file *m, void *v)
 {
 	struct ktp_session *s = &ktp_session;
+	unsigned int i;
 
 	mutex_lock(&ktp_lock);
 	seq_printf(m, "abi=%u.%u\n", KTP_ABI_MAJOR, KTP_ABI_MINOR);
@@ -167,6 +168,10 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 			       true);
 		ktp_show_specs(m, "counters", s->cfg.counters,
 			       s->cfg.nr_counters, false);
+		seq_puts(m, "sample_pids=");
+		for (i = 0; i < s->cfg.nr_sample_pids; i++)
+			seq_printf(m, "%s%d", i ? "," : "", s->cfg.sample_pids[i]);
+		seq_printf(m, "\nsample_comm=%s\n", s->cfg.sample_comm);
 	}
 	mutex_unlock(&ktp_lock);
 	return 0;

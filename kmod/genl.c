@@ -9,11 +9,57 @@
 
 #include <linux/slab.h>
 #include <linux/utsname.h>
+#include <linux/netlink.h>
+#include <net/net_namespace.h>
+#include <linux/notifier.h>
+#include <linux/workqueue.h>
 #include <net/genetlink.h>
 
 #include "ktprof.h"
 
 static struct genl_family ktp_genl_family;
+
+/*
+ * A session started over netlink belongs to that socket: when it closes
+ * (the recorder exits, even killed with SIGKILL) the session stops, so a
+ * dead recorder never leaves the module tracing.
+ */
+static struct work_struct ktp_owner_gone_work;
+static u32 ktp_owner_gone_portid;
+
+static void ktp_owner_gone_fn(struct work_struct *work)
+{
+	u32 portid = READ_ONCE(ktp_owner_gone_portid);
+
+	mutex_lock(&ktp_lock);
+	if (portid && portid == ktp_session.owner_portid) {
+		ktp_session.owner_portid = 0;
+		mutex_unlock(&ktp_lock);
+		if (!ktp_session_stop())
+			pr_info("recorder (netlink port %u) went away: session stopped\n",
+				portid);
+		return;
+	}
+	mutex_unlock(&ktp_lock);
+}
+
+static int ktp_netlink_event(struct notifier_block *nb, unsigned long event,
+			     void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !net_eq(n->net, &init_net) || !n->portid ||
+	    n->portid != READ_ONCE(ktp_session.owner_portid))
+		return NOTIFY_DONE;
+	WRITE_ONCE(ktp_owner_gone_portid, n->portid);
+	schedule_work(&ktp_owner_gone_work);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktp_netlink_nb = {
+	.notifier_call = ktp_netlink_event,
+};
 
 /* The last start error, for extack (which keeps only a pointer). */
 static char ktp_genl_msg[128];
@@ -26,6 +72,9 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_OVERWRITE] = { .type = NLA_U8 },
 	[KTP_A_SAMPLES] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
 	[KTP_A_COUNTERS] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
+	[KTP_A_SAMPLE_PIDS] = { .type = NLA_BINARY,
+				.len = KTP_MAX_SAMPLE_PIDS * sizeof(u32) },
+	[KTP_A_SAMPLE_COMM] = { .type = NLA_NUL_STRING, .len = TASK_COMM_LEN - 1 },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
@@ -82,9 +131,25 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 		if (ret)
 			goto out_msg;
 	}
+	if (a[KTP_A_SAMPLE_PIDS]) {
+		const u32 *pids = nla_data(a[KTP_A_SAMPLE_PIDS]);
+		unsigned int i, n = nla_len(a[KTP_A_SAMPLE_PIDS]) / sizeof(u32);
+
+		for (i = 0; i < n; i++)
+			cfg->sample_pids[i] = pids[i];
+		cfg->nr_sample_pids = n;
+	}
+	if (a[KTP_A_SAMPLE_COMM])
+		strscpy(cfg->sample_comm, nla_data(a[KTP_A_SAMPLE_COMM]),
+			sizeof(cfg->sample_comm));
 	ret = ktp_session_start(cfg, err, sizeof(err));
 	if (ret == -EBUSY)
 		snprintf(err, sizeof(err), "a session is already running");
+	if (!ret) {
+		mutex_lock(&ktp_lock);
+		ktp_session.owner_portid = info->snd_portid;
+		mutex_unlock(&ktp_lock);
+	}
 out_msg:
 	/*
 	 * NL_SET_ERR_MSG() takes literals only: point extack at our copy,
@@ -286,12 +351,23 @@ static struct genl_family ktp_genl_family = {
 
 int ktp_genl_init(void)
 {
-	return genl_register_family(&ktp_genl_family);
+	int ret;
+
+	INIT_WORK(&ktp_owner_gone_work, ktp_owner_gone_fn);
+	ret = netlink_register_notifier(&ktp_netlink_nb);
+	if (ret)
+		return ret;
+	ret = genl_register_family(&ktp_genl_family);
+	if (ret)
+		netlink_unregister_notifier(&ktp_netlink_nb);
+	return ret;
 }
 
 void ktp_genl_exit(void)
 {
 	genl_unregister_family(&ktp_genl_family);
+	netlink_unregister_notifier(&ktp_netlink_nb);
+	cancel_work_sync(&ktp_owner_gone_work);
 }
 
 MODULE_ALIAS_GENL_FAMILY(KTP_GENL_NAME);

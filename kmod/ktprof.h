@@ -41,6 +41,10 @@ struct ktp_config {
 	unsigned int nr_counters;
 	struct ktp_event_spec counters[KTP_MAX_COUNTERS];
 	bool sample_defer;	/* test knob: stage like NMI samples */
+	/* Sample filter: keep samples of these tgids or this comm (any set). */
+	unsigned int nr_sample_pids;
+	pid_t sample_pids[KTP_MAX_SAMPLE_PIDS];
+	char sample_comm[TASK_COMM_LEN];
 };
 
 /*
@@ -59,11 +63,14 @@ struct ktp_session {
 	unsigned long *seen_pids;	/* identity already written */
 	unsigned long *seen_irqs;	/* irq name already written */
 	unsigned int nr_seen_irqs;
+	u32 owner_portid;	/* netlink socket that started it, 0: none */
 };
 
 extern struct ktp_session ktp_session;
 extern struct mutex ktp_lock;
 extern struct dentry *ktp_debugfs_dir;
+
+#define KTP_NEST_BUF 256
 
 /* Per-CPU writer state and counters (relay.c); reset at each start. */
 struct ktp_cpu {
@@ -84,6 +91,13 @@ struct ktp_cpu {
 	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
 	u64 written[KTP_REC_NR_TYPES];
 	u64 dropped[KTP_REC_NR_TYPES];
+	/*
+	 * Records from tracepoints that fire inside the write path (relay's
+	 * reader wakeup raises an IPI): kept here, written right after.
+	 */
+	bool draining;
+	u16 nest_len;
+	u8 nest_buf[KTP_NEST_BUF] __aligned(8);
 };
 
 DECLARE_PER_CPU(struct ktp_cpu, ktp_cpus);
@@ -94,13 +108,15 @@ struct ktp_wr {
 	unsigned long irqflags;
 	u8 type;
 	u16 size;
+	bool nested;		/* goes to kc->nest_buf */
 };
 
 /*
  * Reserve a record of @size bytes (a multiple of 4) on this CPU's relay
  * buffer and fill its header. Returns NULL, with the drop counted, when
- * this CPU is not tracing, the buffer is full, or a write is already in
- * progress on this CPU. On success IRQs stay off until ktp_commit().
+ * this CPU is not tracing or the buffer is full. A record reserved while
+ * another is being written on this CPU goes aside and follows it. On
+ * success IRQs stay off until ktp_commit().
  */
 void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size);

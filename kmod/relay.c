@@ -81,11 +81,22 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	if (unlikely(!kc->active))
 		goto out;
 	if (unlikely(kc->in_write)) {
-		kc->nested++;
-		ktp_count_drop(kc, type);
-		goto out;
+		/* A tracepoint inside our own write path: set it aside. */
+		if (kc->nest_len + size > sizeof(kc->nest_buf)) {
+			kc->nested++;
+			ktp_count_drop(kc, type);
+			goto out;
+		}
+		h = (struct ktp_hdr *)(kc->nest_buf + kc->nest_len);
+		*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
+		w->kc = kc;
+		w->type = type;
+		w->size = size;
+		w->nested = true;
+		return h;
 	}
 	kc->in_write = true;
+	w->nested = false;
 
 	/* The fast clock may step back a little; times never go back here. */
 	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
@@ -127,10 +138,46 @@ out:
 	return NULL;
 }
 
+/*
+ * Write the records set aside during the last write, in order. Writing
+ * them can set more aside (another wakeup): loop until none is left.
+ */
+static void ktp_write_nested(struct ktp_cpu *kc)
+{
+	u8 copy[KTP_NEST_BUF] __aligned(8);
+	unsigned int len, off;
+
+	kc->draining = true;
+	while (kc->nest_len) {
+		len = kc->nest_len;
+		memcpy(copy, kc->nest_buf, len);
+		kc->nest_len = 0;
+		for (off = 0; off < len;) {
+			const struct ktp_hdr *src = (void *)(copy + off);
+			struct ktp_wr w;
+			void *p;
+
+			p = ktp_reserve(&w, src->type, src->flags, src->size);
+			if (p) {
+				memcpy(p + sizeof(*src), src + 1,
+				       src->size - sizeof(*src));
+				ktp_commit(&w);
+			}
+			off += src->size;
+		}
+	}
+	kc->draining = false;
+}
+
 void ktp_commit(struct ktp_wr *w)
 {
 	struct ktp_cpu *kc = w->kc;
 
+	if (w->nested) {
+		kc->nest_len += w->size;
+		local_irq_restore(w->irqflags);
+		return;
+	}
 	/* The record's bytes before any store that publishes its sub-buffer. */
 	smp_wmb();
 	kc->records++;
@@ -138,6 +185,8 @@ void ktp_commit(struct ktp_wr *w)
 	kc->written[w->type]++;
 	kc->subbuf_records[kc->cur_subbuf]++;
 	kc->in_write = false;
+	if (unlikely(kc->nest_len) && !kc->draining)
+		ktp_write_nested(kc);
 	local_irq_restore(w->irqflags);
 }
 

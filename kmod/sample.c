@@ -470,6 +470,20 @@ static unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips,
 	return n;
 }
 
+/* The kernel-side sample filter: cheap, so it runs before any unwinding. */
+static bool ktp_sample_wanted(const struct ktp_config *cfg)
+{
+	unsigned int i;
+
+	if (!cfg->nr_sample_pids && !cfg->sample_comm[0])
+		return true;
+	for (i = 0; i < cfg->nr_sample_pids; i++)
+		if (cfg->sample_pids[i] == current->tgid)
+			return true;
+	return cfg->sample_comm[0] &&
+	       !strncmp(current->comm, cfg->sample_comm, TASK_COMM_LEN);
+}
+
 static void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
 			 struct pt_regs *regs)
 {
@@ -482,7 +496,8 @@ static void ktp_overflow(struct perf_event *event, struct perf_sample_data *data
 	unsigned int nk = 0, nu = 0;
 	u64 *ips;
 
-	if (!sc || !this_cpu_read(ktp_cpus.active))
+	if (!sc || !this_cpu_read(ktp_cpus.active) ||
+	    !ktp_sample_wanted(&ktp_session.cfg))
 		return;
 	c = &sc->cache[in_nmi() ? 1 : 0];
 	s = (struct ktp_sample *)c->scratch;

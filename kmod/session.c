@@ -263,6 +263,7 @@ int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen)
 	ktp_free_bitmaps();
 
 	s->cfg = *cfg;
+	s->owner_portid = 0;
 	cpumask_and(&s->cfg.cpus, &s->cfg.cpus, cpu_possible_mask);
 	s->id = get_random_u64();
 	ret = ktp_alloc_bitmaps();
@@ -332,6 +333,7 @@ int ktp_session_stop(void)
 		__ktp_session_stop();
 	else
 		ret = -EINVAL;
+	ktp_session.owner_portid = 0;
 	mutex_unlock(&ktp_lock);
 	return ret;
 }

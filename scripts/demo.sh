@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The end-to-end demo (make demo): boot the 6.12 test kernel in a VM, load
-# ktprof.ko and show what it exposes.
+# The end-to-end demo (make demo): boot the Debian 6.12 test kernel in a VM,
+# record a built-in mixed workload with ktprof record (vm-capture.sh), then
+# show what the capture holds and its CPU profile.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/demo
 rm -rf "$out"
 mkdir -p "$out"
-echo "demo: booting the 6.12 test kernel under qemu (TCG)..."
-"$top/scripts/vm-run" --kernel 6.12 --out "$out" -- "$top/scripts/demo-guest.sh" "$out"
-echo "demo: done; console log in $out/console.log"
+echo "demo: booting the 6.12 test kernel under qemu (TCG) and recording..."
+"$top/scripts/vm-run" --kernel 6.12 --out "$out" -- \
+	"$top/scripts/vm-capture.sh" --out "$out" -- "$top/scripts/demo-workload.sh"
+echo
+"$top/user/ktprof" info "$out/capture.ktp"
+echo
+"$top/user/ktprof" report --profile --top 8 "$out/capture.ktp" | head -n 40
+echo
+echo "demo: capture in $out/capture.ktp"
+echo "      ktprof dump --symbolize $out/capture.ktp | less     every record"
+echo "      ktprof report --profile --folded $out/capture.ktp   folded stacks"

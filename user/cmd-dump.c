@@ -284,9 +284,11 @@ int cmd_dump(int argc, char **argv)
 			symbolizer_mismatched(sym));
 	if (ret < 0)
 		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
-			strerror(-ret));
+			ret == -EBADMSG ? input_problem(in) : strerror(-ret));
 	else if (!opt.quiet)
 		print_summary(m);
+	if (ret >= 0)
+		ret = -input_report_truncation(in, "dump", argv[optind]);
 	merge_free(m);
 	symbolizer_free(sym);
 	input_close(in);

@@ -183,7 +183,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (c < 0) {
 		fprintf(stderr, "ktprof report: reading %s: %s\n", argv[optind],
-			strerror(-c));
+			c == -EBADMSG ? input_problem(in) : strerror(-c));
 		goto out;
 	}
 	if (!symbolizer_has_kallsyms(sym))
@@ -195,7 +195,7 @@ int cmd_report(int argc, char **argv)
 		profile_write_folded(prof, stdout);
 	else
 		print_profile(stdout, prof, &tasks, input_meta(in), opt.top);
-	ret = 0;
+	ret = input_report_truncation(in, "report", argv[optind]);
 out:
 	merge_free(m);
 	profile_free(prof);

@@ -7,6 +7,9 @@
 #define KTPROF_COMMANDS_H
 
 int cmd_dump(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

@@ -214,7 +214,12 @@ int ktp_ctl_start(struct ktp_ctl *c, const struct ktp_ctl_config *cfg)
 	    (cfg->overwrite >= 0 &&
 	     nla_put_u8(msg, KTP_A_OVERWRITE, cfg->overwrite)) ||
 	    (cfg->samples && nla_put_string(msg, KTP_A_SAMPLES, cfg->samples)) ||
-	    (cfg->counters && nla_put_string(msg, KTP_A_COUNTERS, cfg->counters))) {
+	    (cfg->counters && nla_put_string(msg, KTP_A_COUNTERS, cfg->counters)) ||
+	    (cfg->nr_sample_pids &&
+	     nla_put(msg, KTP_A_SAMPLE_PIDS, cfg->nr_sample_pids * sizeof(uint32_t),
+		     cfg->sample_pids)) ||
+	    (cfg->sample_comm &&
+	     nla_put_string(msg, KTP_A_SAMPLE_COMM, cfg->sample_comm))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -24,6 +24,9 @@ struct ktp_ctl_config {
 	int overwrite;		/* -1 default, 0 drop new, 1 overwrite */
 	const char *samples;	/* "cpu-clock@999hz,...", "none" */
 	const char *counters;	/* per-switch counters, "cpu-clock,..." */
+	const uint32_t *sample_pids;	/* keep samples of these processes */
+	unsigned int nr_sample_pids;
+	const char *sample_comm;	/* or of tasks with this comm */
 };
 
 struct ktp_cpu_stats {

@@ -25,6 +25,24 @@ const struct ktp_meta *input_meta(const struct ktp_input *in);
 /* Add every CPU stream to @m. */
 int input_add_streams(struct ktp_input *in, struct merge *m);
 
+/*
+ * Why a capture file's readable part ends early ("truncated at ...") or why
+ * a read failed with -EBADMSG; "" otherwise.
+ */
+const char *input_problem(const struct ktp_input *in);
+
+/*
+ * After a command used @in: 0 if the input was whole; for a capture cut
+ * short, say so on stderr (prefixed "ktprof @cmd: ") and return 1, the
+ * command's exit status: its output covers only what was readable.
+ */
+int input_report_truncation(const struct ktp_input *in, const char *cmd,
+			    const char *path);
+
+/* The capture reader behind @in, or NULL for a raw dump directory. */
+struct capture_reader;
+struct capture_reader *input_capture(struct ktp_input *in);
+
 /* The /proc/kallsyms snapshot taken with the capture, or NULL. */
 const char *input_kallsyms(struct ktp_input *in);
 

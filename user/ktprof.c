@@ -16,6 +16,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "record", cmd_record, "record scheduler events and CPU samples (root)" },
+	{ "import", cmd_import, "turn a raw dump directory into a capture file" },
+	{ "info", cmd_info, "session, config, per-CPU counts, losses, truncation" },
 	{ "dump", cmd_dump, "print every record of a capture, decoded, in time order" },
 	{ "report", cmd_report, "analyse a capture (--profile: CPU profile)" },
 	{ "version", cmd_version, "print ktprof's version and record ABI" },

@@ -92,7 +92,7 @@ struct rawdir *rawdir_open(const char *path)
 	}
 	closedir(dir);
 	if (!rd->n) {
-		errno = ENOENT;
+		errno = ENODATA;
 		goto fail;
 	}
 	qsort(rd->files, rd->n, sizeof(*rd->files), by_cpu);
@@ -187,4 +187,14 @@ fail:
 	free(buf);
 	errno = err;
 	return NULL;
+}
+
+uint32_t rawdir_cpu(const struct rawdir *rd, unsigned int i)
+{
+	return rd->files[i].cpu;
+}
+
+ssize_t rawdir_cpu_read(struct rawdir *rd, unsigned int i, void *buf, size_t len)
+{
+	return read_fd(&rd->files[i], buf, len);
 }

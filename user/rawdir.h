@@ -9,12 +9,14 @@
 #define KTPROF_RAWDIR_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "merge.h"
 
 struct rawdir;
 
-/* NULL with errno set (ENOENT: no cpuN file at all). */
+/* NULL with errno set (ENODATA: no cpuN file at all). */
 struct rawdir *rawdir_open(const char *path);
 void rawdir_close(struct rawdir *rd);
 
@@ -22,6 +24,10 @@ void rawdir_close(struct rawdir *rd);
 int rawdir_add_streams(struct rawdir *rd, struct merge *m);
 
 unsigned int rawdir_nr_cpu_files(const struct rawdir *rd);
+
+/* The CPU of cpu file @i (ascending order), and reading it sequentially. */
+uint32_t rawdir_cpu(const struct rawdir *rd, unsigned int i);
+ssize_t rawdir_cpu_read(struct rawdir *rd, unsigned int i, void *buf, size_t len);
 
 /*
  * Read a whole side file ("meta", "stats", "kallsyms") into a

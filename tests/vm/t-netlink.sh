@@ -14,7 +14,7 @@ out=$(call start cpus=abc) && fail "start with cpus=abc succeeded"
 echo "$out" | grep -q 'error 22.*CPU list' || fail "bad cpus: $out"
 [ "$(cat "$KTPROF_DBG/control")" = idle ] || fail "a failed start changed the state"
 
-call start events=1 subbuf=65536 n=4 cpus=0 || fail "start failed"
+call start events=1 subbuf=65536 n=4 cpus=0 samples=none || fail "start failed"
 grep -q '^events=sched$' "$KTPROF_DBG/meta" || fail "events not applied: $(cat "$KTPROF_DBG/meta")"
 grep -q '^subbuf_size=65536$' "$KTPROF_DBG/meta" || fail "subbuf_size not applied"
 grep -q '^n_subbufs=4$' "$KTPROF_DBG/meta" || fail "n_subbufs not applied"

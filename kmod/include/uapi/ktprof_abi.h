@@ -279,6 +279,7 @@ struct ktp_selftest {
 #define KTP_MAX_FRAMES 127	/* per stack, kernel and user each */
 #define KTP_BUILD_ID_MAX 20
 #define KTP_PATH_MAX 1024	/* path bytes kept, NUL included */
+#define KTP_MAX_SAMPLE_PIDS 64	/* kernel-side sample filter */
 
 /* struct ktp_sample h.flags */
 #define KTP_SAMPLE_USER		0x01	/* the CPU was in user mode */
@@ -388,6 +389,8 @@ enum ktp_genl_attr {
 	KTP_A_PAD,
 	KTP_A_SAMPLES,		/* string: sample sources, "cpu-clock@999hz,..." */
 	KTP_A_COUNTERS,		/* string: per-switch counters, "cycles,..." */
+	KTP_A_SAMPLE_PIDS,	/* binary: u32[] tgids whose samples are kept */
+	KTP_A_SAMPLE_COMM,	/* string: keep samples of tasks with this comm */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)

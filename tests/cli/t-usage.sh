@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Usage errors exit 2 with usage text; --help exits 0; the command table
+# and each subcommand's help agree.
+. "$(dirname "$0")/lib.sh"
+
+expect 2 'usage: ktprof' 
+expect 2 'unknown command' frobnicate
+expect 0 "" --help
+for cmd in record import info dump report convert; do
+	echo "$out" | grep -q "^  $cmd " || [ "$cmd" = convert ] || fail "--help lacks $cmd"
+done
+for cmd in record import dump report; do
+	expect 0 "" "$cmd" --help
+	echo "$out" | grep -q "usage: ktprof $cmd" || fail "$cmd --help: $out"
+	expect 2 "usage: ktprof $cmd" "$cmd" --no-such-option
+done
+expect 2 'want a duration' record -d 10parsecs
+expect 2 'want sched,irq' record -e bogus
+expect 2 'want a size' record -b lots
+expect 2 '--prepare/--activate' record --activate tomorrow
+expect 2 'only the CPU profile' report /tmp
+echo ok

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Synthetic captures for tests and benchmarks: N records over C CPUs that
+ * look like a scheduler-heavy workload (switch sequences that chain, wakings,
+ * irqs and softirqs, forks, CPU samples with kernel stacks), written as a
+ * capture file or as a raw dump directory. Deterministic for a given seed.
+ *
+ * usage: gen-capture -n RECORDS [-c CPUS] [-s SEED] [-l LOST] (-o FILE | -d DIR)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture-meta.h"
+#include "capture-write.h"
+#include "stream-writer.h"
+
+#define NR_TASKS 64
+#define FLUSH_BYTES (1 << 20)
+
+static const char kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 T entry_SYSCALL_64\n"
+	"ffffffff81002000 T do_syscall_64\n"
+	"ffffffff81003000 T __x64_sys_read\n"
+	"ffffffff81004000 T schedule\n"
+	"ffffffff81005000 T pv_native_safe_halt\n";
+
+static uint64_t rng_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (uint32_t)(rng_state % n);
+}
+
+struct gen_cpu {
+	struct stream_writer w;
+	uint32_t cur;		/* running pid */
+	uint64_t ts;
+	FILE *raw;		/* -d: the cpuN file */
+};
+
+static void sample(struct stream_writer *w, uint64_t ts, uint32_t pid)
+{
+	uint8_t buf[sizeof(struct ktp_sample) + 4 * 8];
+	struct ktp_sample s = { .ts = ts, .pid = pid, .tid = pid, .nr_kernel = 4 };
+	static const uint64_t stack[4] = {
+		0xffffffff81003010ull, 0xffffffff81002020ull,
+		0xffffffff81001030ull, 0xffffffff81000040ull,
+	};
+
+	memcpy(buf, &s, sizeof(s));
+	memcpy(buf + sizeof(s), stack, sizeof(stack));
+	sw_record(w, buf, KTP_REC_SAMPLE, 0, sizeof(buf), ts);
+}
+
+static void one_record(struct gen_cpu *c, unsigned int cpu, unsigned int ncpus)
+{
+	struct stream_writer *w = &c->w;
+	uint32_t r = rnd(100), next;
+
+	c->ts += 200 + rnd(3000);
+	if (r < 40) {
+		next = c->cur ? (rnd(3) ? 0 : 100 + rnd(NR_TASKS)) : 100 + rnd(NR_TASKS);
+		sw_switch(w, c->ts, c->cur, c->cur ? (rnd(2) ? KTP_STATE_PREEMPTED :
+			  KTP_STATE_INTERRUPTIBLE) : 0, next);
+		c->cur = next;
+	} else if (r < 65) {
+		sw_waking(w, c->ts, 100 + rnd(NR_TASKS), rnd(ncpus));
+	} else if (r < 75) {
+		struct ktp_irq irq = { .irq = 10 + cpu };
+
+		sw_record(w, &irq, KTP_REC_IRQ_ENTRY, 0, sizeof(irq), c->ts);
+		c->ts += 500;
+		sw_record(w, &irq, KTP_REC_IRQ_EXIT, 0, sizeof(irq), c->ts);
+	} else if (r < 85) {
+		struct ktp_softirq si = { .vec = rnd(10) };
+
+		sw_record(w, &si, KTP_REC_SOFTIRQ_ENTRY, 0, sizeof(si), c->ts);
+		c->ts += 800;
+		sw_record(w, &si, KTP_REC_SOFTIRQ_EXIT, 0, sizeof(si), c->ts);
+	} else if (r < 95) {
+		sample(w, c->ts, c->cur);
+	} else {
+		struct ktp_migrate m = { .pid = 100 + rnd(NR_TASKS), .orig_cpu = cpu,
+					 .dest_cpu = rnd(ncpus) };
+
+		sw_record(w, &m, KTP_REC_MIGRATE, 0, sizeof(m), c->ts);
+	}
+}
+
+static int flush_cpu(struct gen_cpu *c, unsigned int cpu, struct capture_writer *cw)
+{
+	int ret = 0;
+
+	if (!c->w.len)
+		return 0;
+	if (cw)
+		ret = capture_writer_add(cw, KTPC_STREAM, cpu, c->w.buf, c->w.len, 1);
+	else if (fwrite(c->w.buf, 1, c->w.len, c->raw) != c->w.len)
+		ret = -EIO;
+	c->w.len = 0;
+	return ret;
+}
+
+static int write_raw_side_files(const char *dir, const struct ktp_meta *m,
+				const struct gen_cpu *cpus, unsigned int n)
+{
+	char path[4096], ev[64];
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "abi=%u.%u\nversion=gen\nkernel=%s\nmachine=x86_64\nnr_cpus=%u\n"
+		"cpus_online=0-%u\nstate=stopped\nevents_unavailable=\nsession_id=%" PRIu64
+		"\nclock_boottime_ns=%" PRIu64 "\nclock_monotonic_ns=%" PRIu64
+		"\nclock_realtime_ns=%" PRIu64 "\nevents=%s\nsubbuf_size=%u\nn_subbufs=%u\n"
+		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=\n",
+		m->abi_major, m->abi_minor, m->kernel, n, n - 1, m->session_id,
+		m->clock_boot, m->clock_mono, m->clock_real,
+		meta_events_str(m->events, ev, sizeof(ev)), m->subbuf_size, m->n_subbufs,
+		n - 1);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/stats", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	for (i = 0; i < n; i++)
+		fprintf(f, "cpu=%u records=%" PRIu64 " bytes=0 lost=%" PRIu64 "\n", i,
+			cpus[i].w.records, cpus[i].w.lost);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fputs(kallsyms, f);
+	fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t n = 0, i, lost_every = 0;
+	unsigned int ncpus = 4, c;
+	const char *out = NULL, *dir = NULL;
+	struct capture_writer *cw = NULL;
+	struct gen_cpu *cpus;
+	struct ktp_meta m = {
+		.abi_major = KTP_ABI_MAJOR, .abi_minor = KTP_ABI_MINOR,
+		.kernel = "6.12.0-synthetic", .machine = "x86_64", .have_session = 1,
+		.session_id = 0x5e5510, .clock_boot = 1000000000ull,
+		.clock_mono = 900000000ull, .clock_real = 1700000000000000000ull,
+		.events = KTP_EV_ALL, .subbuf_size = 262144, .n_subbufs = 8,
+		.version = "gen", .samples = "cpu-clock@999hz",
+	};
+	struct capture_session_info info = { .meta = &m, .recorder = "gen-capture" };
+	int opt, ret = 0;
+
+	rng_state = 88172645463325252ull;
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:")) != -1) {
+		switch (opt) {
+		case 'n': n = strtoull(optarg, NULL, 10); break;
+		case 'c': ncpus = strtoul(optarg, NULL, 10); break;
+		case 's': rng_state = strtoull(optarg, NULL, 10) | 1; break;
+		case 'l': lost_every = strtoull(optarg, NULL, 10); break;
+		case 'o': out = optarg; break;
+		case 'd': dir = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (!n || !ncpus || ncpus > 256 || !!out == !!dir)
+		goto usage;
+	snprintf(m.cpus, sizeof(m.cpus), "0-%u", ncpus - 1);
+	snprintf(m.cpus_online, sizeof(m.cpus_online), "0-%u", ncpus - 1);
+	m.nr_cpus = ncpus;
+	cpus = calloc(ncpus, sizeof(*cpus));
+	if (out) {
+		cw = capture_writer_open(out);
+		if (!cw || capture_write_meta(cw, &info) ||
+		    capture_writer_add(cw, KTPC_KALLSYMS, 0, kallsyms, strlen(kallsyms), 1)) {
+			perror(out);
+			return 1;
+		}
+	} else {
+		mkdir(dir, 0755);
+	}
+	for (c = 0; c < ncpus; c++) {
+		char path[4096];
+
+		sw_init(&cpus[c].w, c, 262144, m.clock_boot);
+		cpus[c].ts = m.clock_boot;
+		sw_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
+		for (i = 0; i < 4; i++) {
+			char comm[16];
+
+			snprintf(comm, sizeof(comm), "task-%u-%u", c, (unsigned int)i);
+			sw_task(&cpus[c].w, cpus[c].ts, 100 + c * 4 + i, 100 + c * 4, comm);
+		}
+		if (dir) {
+			snprintf(path, sizeof(path), "%s/cpu%u", dir, c);
+			cpus[c].raw = fopen(path, "w");
+			if (!cpus[c].raw) {
+				perror(path);
+				return 1;
+			}
+		}
+	}
+	for (i = 0; i < n && !ret; i++) {
+		c = i % ncpus;
+		one_record(&cpus[c], c, ncpus);
+		if (lost_every && i % lost_every == lost_every - 1)
+			sw_drop(&cpus[c].w, 10);
+		if (cpus[c].w.len >= FLUSH_BYTES)
+			ret = flush_cpu(&cpus[c], c, cw);
+	}
+	for (c = 0; c < ncpus && !ret; c++) {
+		sw_cpu_mark(&cpus[c].w, cpus[c].ts + 1000, KTP_CPU_STOP, cpus[c].cur);
+		ret = flush_cpu(&cpus[c], c, cw);
+		if (cpus[c].raw)
+			fclose(cpus[c].raw);
+	}
+	if (!ret && cw)
+		ret = capture_writer_close(cw);
+	if (!ret && dir)
+		ret = write_raw_side_files(dir, &m, cpus, ncpus);
+	if (ret) {
+		fprintf(stderr, "gen-capture: %s\n", strerror(-ret));
+		return 1;
+	}
+	for (c = 0; c < ncpus; c++)
+		sw_free(&cpus[c].w);
+	free(cpus);
+	return 0;
+usage:
+	fprintf(stderr, "usage: gen-capture -n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] (-o FILE | -d DIR)\n");
+	return 2;
+}

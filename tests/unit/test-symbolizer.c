@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The symbolizer on records describing this test binary: a MAP of its text
+ * and a FILE with its path and build id, as the module would write them.
+ */
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sym-elf.h"
+#include "symbolizer.h"
+#include "unit.h"
+
+__attribute__((noinline)) int unit_symbolizer_target(int x);
+__attribute__((noinline)) int unit_symbolizer_target(int x)
+{
+	return x + 7;
+}
+
+struct self_map {
+	uint64_t start, end, pgoff;
+	char path[512];
+};
+
+static int find_self_map(uint64_t addr, struct self_map *m)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %511s",
+			   &m->start, &m->end, &m->pgoff, m->path) == 4 &&
+		    addr >= m->start && addr < m->end) {
+			found = 1;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return found ? 0 : -1;
+}
+
+static struct ktp_event event_of(void *rec, uint16_t type, uint16_t size)
+{
+	struct ktp_hdr h = { .type = type, .size = size };
+
+	memcpy(rec, &h, sizeof(h));
+	return (struct ktp_event){ .type = type, .size = size, .rec = rec };
+}
+
+/* Feed MAP and FILE records for this binary; @bad_id corrupts the id. */
+static void feed_self(struct symbolizer *s, const struct self_map *m, int bad_id)
+{
+	uint8_t filebuf[sizeof(struct ktp_file) + 512] = { 0 };
+	struct ktp_file *fr = (struct ktp_file *)filebuf;
+	struct ktp_map mr = { 0 };
+	const uint8_t *id;
+	struct elf_symtab *t;
+	struct ktp_event ev;
+	struct stat st;
+	char err[128];
+
+	stat(m->path, &st);
+	t = elf_symtab_open(m->path, err, sizeof(err));
+	fr->dev = 7;
+	fr->ino = st.st_ino;
+	fr->build_id_len = t ? elf_symtab_build_id(t, &id) : 0;
+	if (t)
+		memcpy(fr->build_id, id, fr->build_id_len);
+	if (bad_id)
+		fr->build_id[0] ^= 0xff;
+	elf_symtab_free(t);
+	strcpy((char *)(fr + 1), m->path);
+	ev = event_of(fr, KTP_REC_FILE, sizeof(filebuf));
+	CHECK_EQ(symbolizer_on_event(s, &ev), 0);
+
+	mr.pid = 100;
+	mr.dev = 7;
+	mr.ino = st.st_ino;
+	mr.start = m->start;
+	mr.end = m->end;
+	mr.pgoff = m->pgoff;
+	ev = event_of(&mr, KTP_REC_MAP, sizeof(mr));
+	CHECK_EQ(symbolizer_on_event(s, &ev), 0);
+}
+
+UNIT_TEST(user_frames_resolve)
+{
+	uint64_t ip = (uintptr_t)unit_symbolizer_target + 3;
+	struct symbolizer *s = symbolizer_new(NULL, NULL);
+	struct self_map m;
+	struct frame f;
+	char buf[256];
+
+	CHECK_EQ(unit_symbolizer_target(1), 8);
+	CHECK_EQ(find_self_map(ip, &m), 0);
+	feed_self(s, &m, 0);
+	symbolizer_frame(s, 100, ip, 0, &f);
+	CHECK(f.resolved);
+	CHECK_STR(f.func, "unit_symbolizer_target");
+	CHECK_EQ(f.offset, 3);
+	CHECK_STR(frame_str(&f, 1, buf, sizeof(buf)), "unit_symbolizer_target+0x3");
+	/* Another process has no such mapping. */
+	symbolizer_frame(s, 101, ip, 0, &f);
+	CHECK(!f.resolved);
+	CHECK_STR(f.object, "[unknown]");
+	CHECK_EQ(symbolizer_mismatched(s), 0);
+	symbolizer_free(s);
+}
+
+/* A binary with another build id than the one that ran is refused. */
+UNIT_TEST(build_id_mismatch_refused)
+{
+	uint64_t ip = (uintptr_t)unit_symbolizer_target;
+	struct symbolizer *s = symbolizer_new(NULL, NULL);
+	struct self_map m;
+	struct frame f;
+	char buf[256];
+
+	CHECK_EQ(find_self_map(ip, &m), 0);
+	feed_self(s, &m, 1);
+	symbolizer_frame(s, 100, ip, 0, &f);
+	CHECK(!f.resolved);
+	CHECK_EQ(symbolizer_mismatched(s), 1);
+	/* Still named by its binary and offset, never blank. */
+	frame_str(&f, 1, buf, sizeof(buf));
+	CHECK(buf[0] == '[' && strstr(buf, "]+0x") != NULL);
+	symbolizer_free(s);
+}
+
+/* A new process under a reused pid does not inherit old mappings. */
+UNIT_TEST(fork_forgets_reused_pid)
+{
+	uint64_t ip = (uintptr_t)unit_symbolizer_target;
+	struct symbolizer *s = symbolizer_new(NULL, NULL);
+	struct ktp_fork fk = { .parent_pid = 1, .child_pid = 100, .child_tgid = 100 };
+	struct self_map m;
+	struct ktp_event ev;
+	struct frame f;
+
+	CHECK_EQ(find_self_map(ip, &m), 0);
+	feed_self(s, &m, 0);
+	ev = event_of(&fk, KTP_REC_FORK, sizeof(fk));
+	symbolizer_on_event(s, &ev);
+	symbolizer_frame(s, 100, ip, 0, &f);
+	CHECK(!f.resolved);
+	symbolizer_free(s);
+}
+
+UNIT_TEST(kernel_frames)
+{
+	struct symbolizer *s = symbolizer_new(
+		"ffffffff81000000 T _stext\nffffffff81001000 T do_sys_open\n"
+		"ffffffffc0000000 t mod_fn\t[mymod]\n", NULL);
+	struct frame f;
+	char buf[256];
+
+	symbolizer_frame(s, 0, 0xffffffff81001010ull, 1, &f);
+	CHECK_STR(frame_str(&f, 1, buf, sizeof(buf)), "do_sys_open+0x10");
+	symbolizer_frame(s, 0, 0xffffffffc0000004ull, 1, &f);
+	CHECK_STR(frame_str(&f, 0, buf, sizeof(buf)), "mod_fn [mymod]");
+	symbolizer_frame(s, 0, 0x1000, 1, &f);
+	CHECK_STR(frame_str(&f, 1, buf, sizeof(buf)), "[kernel]+0x1000");
+	symbolizer_free(s);
+}
+
+UNIT_MAIN()

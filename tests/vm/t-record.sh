@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ktprof record end to end: recorder and cat+import captures of the same
+# workload both decode with continuous switch sequences; "-- CMD" ends with
+# the command; --activate +2s starts about 2 s late; kill -9 leaves a file
+# readable up to its last chunk and a stopped session; no loss at the
+# default buffer size; without the module it says how to load it.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+check=$(dirname "$0")/check_stream.py
+
+"$KTPROF" record -q -o "$out/none.ktp" -d 1s 2>"$out/none.err" && fail "record ran without the module"
+grep -q 'not loaded.*--load' "$out/none.err" || fail "unhelpful error: $(cat "$out/none.err")"
+
+say "recorder, --load, -- CMD"
+"$KTPROF" record -q --load "$KTPROF_KO" -o "$out/rec.ktp" -- \
+	"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/rec.pids" 2>"$out/rec.err" ||
+	fail "record failed: $(cat "$out/rec.err")"
+cat "$out/rec.err"
+module_loaded && fail "--load left the module loaded"
+[ "$(stat -c %a "$out/rec.ktp")" = 600 ] || fail "capture mode is not 0600"
+"$KTPROF" info "$out/rec.ktp" >"$out/rec.info" || fail "info failed"
+grep -q 'complete' "$out/rec.info" || fail "capture not complete"
+grep -q '^lost records      0$' "$out/rec.info" || fail "loss at the default buffer size: $(cat "$out/rec.info")"
+"$KTPROF" dump --json "$out/rec.ktp" >"$out/rec.json" || fail "dump failed"
+/usr/bin/python3 "$check" "$out/rec.json" --pids "$out/rec.pids" || fail "recorder capture check failed"
+
+say "shell-only capture + import of the same workload"
+load_module
+ctl start
+"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/raw.pids" || fail "workload failed"
+ctl stop
+dump_session "$out/raw"
+unload_module
+"$KTPROF" import "$out/raw" -o "$out/raw.ktp" || fail "import failed"
+"$KTPROF" dump --json "$out/raw.ktp" >"$out/raw.json" || fail "dump of the import failed"
+/usr/bin/python3 "$check" "$out/raw.json" --pids "$out/raw.pids" || fail "imported capture check failed"
+
+load_module
+say "-- sleep 1"
+t0=$(date +%s%N)
+"$KTPROF" record -q -o "$out/sleep.ktp" -- sleep 1 || fail "record -- sleep 1 failed"
+t1=$(date +%s%N)
+echo "record -- sleep 1 took $(( (t1 - t0) / 1000000 )) ms"
+[ $(( (t1 - t0) / 1000000 )) -lt 15000 ] || fail "record did not end with the command"
+grep -q 'duration' <("$KTPROF" info "$out/sleep.ktp") || fail "no duration"
+
+say "--activate +2s"
+launch=$(awk '{ printf "%.0f", $1 * 1e9 }' /proc/uptime)
+"$KTPROF" record -q -o "$out/late.ktp" --activate +2s -d 1s || fail "delayed record failed"
+"$KTPROF" dump --json "$out/late.ktp" | grep -m1 '"reason":"start"' >"$out/late.start"
+start=$(sed 's/.*"ts":\([0-9]*\).*/\1/' "$out/late.start")
+delay=$(( (start - launch) / 1000000 ))
+echo "first record ${delay} ms after launch"
+[ "$delay" -ge 1900 ] && [ "$delay" -lt 6000 ] || fail "--activate +2s started after $delay ms"
+
+say "kill -9 mid-capture"
+"$KTPROF" record -q -o "$out/killed.ktp" -d 60s 2>/dev/null &
+rec=$!
+for i in $(seq 100); do
+	grep -q running "$KTPROF_DBG/control" && [ "$(stat -c %s "$out/killed.ktp" 2>/dev/null || echo 0)" -gt 100000 ] && break
+	sleep 0.1
+done
+"$WORKLOADS/sched-mix" -r 1000 -t 100 >/dev/null
+sleep 1.5	# a stream chunk goes out at least every second
+kill -9 $rec
+wait $rec 2>/dev/null
+for i in $(seq 50); do grep -q running "$KTPROF_DBG/control" || break; sleep 0.1; done
+[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "the session outlived its recorder: $(cat "$KTPROF_DBG/control")"
+"$KTPROF" info "$out/killed.ktp" >"$out/killed.info" 2>&1 && fail "info called a killed capture complete"
+grep -q 'TRUNCATED' "$out/killed.info" || fail "info: $(cat "$out/killed.info")"
+n=$("$KTPROF" dump "$out/killed.ktp" 2>/dev/null | grep -c sched_switch)
+[ "$n" -gt 0 ] || fail "nothing decodes from the killed capture"
+echo "killed capture: $n switches decode; $(grep TRUNCATED "$out/killed.info")"
+unload_module
+echo ok

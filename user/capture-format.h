@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The capture file format (docs/capture-format.md): a file header, then
+ * chunks, each with its own header and CRC, written as the data comes, so
+ * a file cut anywhere reads up to its last complete chunk.
+ *
+ * All integers are little-endian.
+ */
+#ifndef KTPROF_CAPTURE_FORMAT_H
+#define KTPROF_CAPTURE_FORMAT_H
+
+#include <stdint.h>
+#include <zlib.h>
+
+#define KTPC_MAGIC "KTPROF\0C"
+#define KTPC_MAJOR 1
+#define KTPC_MINOR 0
+#define KTPC_CHUNK_MAGIC 0x4843544bU	/* "KTCH" */
+#define KTPC_CHUNK_MAX (64u << 20)	/* raw or stored bytes of a chunk */
+
+struct ktpc_file_header {
+	char magic[8];
+	uint16_t major;
+	uint16_t minor;
+	uint32_t header_size;	/* bytes; chunks start here */
+	uint64_t created_ns;	/* CLOCK_REALTIME when written */
+	uint64_t reserved;
+} __attribute__((packed));
+
+enum ktpc_chunk_type {
+	KTPC_META = 1,		/* CaptureMeta (protobuf) */
+	KTPC_TOPOLOGY,		/* Topology (protobuf) */
+	KTPC_KALLSYMS,		/* /proc/kallsyms text */
+	KTPC_MODULES,		/* /proc/modules text */
+	KTPC_PROCMAPS,		/* "pid PID\n" + /proc/PID/maps lines, per process */
+	KTPC_STREAM,		/* relay bytes of CPU @cpu, in order */
+	KTPC_STATS,		/* Stats (protobuf), the module's final counts */
+	KTPC_END,		/* the writer finished: struct ktpc_end */
+	KTPC_NR_TYPES
+};
+
+#define KTPC_CHUNK_ZLIB 0x1	/* stored bytes are zlib-compressed */
+
+struct ktpc_chunk_header {
+	uint32_t magic;		/* KTPC_CHUNK_MAGIC */
+	uint16_t type;		/* enum ktpc_chunk_type */
+	uint16_t flags;		/* KTPC_CHUNK_* */
+	uint32_t cpu;		/* KTPC_STREAM: the CPU; else 0 */
+	uint32_t raw_len;	/* bytes once uncompressed */
+	uint32_t stored_len;	/* bytes that follow */
+	uint32_t crc;		/* crc32 of this header (crc = 0) and the
+				 * stored bytes */
+	uint64_t seq;		/* chunk number, from 0 */
+} __attribute__((packed));
+
+/* Payload of KTPC_END. */
+struct ktpc_end {
+	uint64_t chunks;	/* chunks before this one */
+	uint64_t stream_bytes;	/* raw relay bytes, all CPUs */
+} __attribute__((packed));
+
+/* The CRC a chunk header must carry for @stored (its stored_len bytes). */
+static inline uint32_t ktpc_chunk_crc(const struct ktpc_chunk_header *h,
+				      const void *stored)
+{
+	struct ktpc_chunk_header copy = *h;
+
+	copy.crc = 0;
+	return crc32(crc32(0, (const Bytef *)&copy, sizeof(copy)),
+		     (const Bytef *)stored, h->stored_len);
+}
+
+_Static_assert(sizeof(struct ktpc_file_header) == 32, "file header");
+_Static_assert(sizeof(struct ktpc_chunk_header) == 32, "chunk header");
+
+#endif
