@@ -25,7 +25,7 @@ CFLAGS ?= -O2 -g
 USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
 	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c 2>/dev/null) \
-	-lelf -lz -lpthread -lm
+	-lelf -ldeflate -lz -lpthread -lm
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 

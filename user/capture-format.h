@@ -14,7 +14,7 @@
 
 #define KTPC_MAGIC "KTPROF\0C"
 #define KTPC_MAJOR 1
-#define KTPC_MINOR 0
+#define KTPC_MINOR 1
 #define KTPC_CHUNK_MAGIC 0x4843544bU	/* "KTCH" */
 #define KTPC_CHUNK_MAX (64u << 20)	/* raw or stored bytes of a chunk */
 
@@ -36,6 +36,7 @@ enum ktpc_chunk_type {
 	KTPC_STREAM,		/* relay bytes of CPU @cpu, in order */
 	KTPC_STATS,		/* Stats (protobuf), the module's final counts */
 	KTPC_END,		/* the writer finished: struct ktpc_end */
+	KTPC_FILES,		/* the FILE records of CPU @cpu's stream (1.1) */
 	KTPC_NR_TYPES
 };
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "capture-read.h"
@@ -23,6 +24,7 @@ struct capture_reader {
 	uint32_t *cpus;
 	unsigned int ncpus;
 	struct capture_status st;
+	struct libdeflate_decompressor *inflater;
 };
 
 struct capture_stream {
@@ -195,6 +197,8 @@ void capture_reader_close(struct capture_reader *r)
 		close(r->fd);
 	free(r->chunks);
 	free(r->cpus);
+	if (r->inflater)
+		libdeflate_free_decompressor(r->inflater);
 	free(r);
 }
 
@@ -230,10 +234,16 @@ static int load_chunk(struct capture_reader *r, size_t i, uint8_t *dst)
 		goto out;
 	}
 	if (c->h.flags & KTPC_CHUNK_ZLIB) {
-		uLongf n = c->h.raw_len;
+		size_t n = 0;
 
-		if (uncompress(dst, &n, stored, c->h.stored_len) != Z_OK ||
-		    n != c->h.raw_len) {
+		/* libdeflate: zlib's format at about twice zlib's speed. */
+		if (!r->inflater)
+			r->inflater = libdeflate_alloc_decompressor();
+		if (!r->inflater) {
+			ret = -ENOMEM;
+		} else if (libdeflate_zlib_decompress(r->inflater, stored, c->h.stored_len,
+						      dst, c->h.raw_len, &n) != LIBDEFLATE_SUCCESS ||
+			   n != c->h.raw_len) {
 			snprintf(r->st.problem, sizeof(r->st.problem),
 				 "chunk %" PRIu64 " at offset %" PRIu64
 				 " does not decompress", c->h.seq, c->offset);
@@ -253,7 +263,7 @@ void *capture_reader_section(struct capture_reader *r, enum ktpc_chunk_type type
 			     size_t *len)
 {
 	int concat = type == KTPC_KALLSYMS || type == KTPC_MODULES ||
-		     type == KTPC_PROCMAPS;
+		     type == KTPC_PROCMAPS || type == KTPC_FILES;
 	size_t i, total = 0, off = 0, last = r->n;
 	uint8_t *buf;
 	int ret;
@@ -288,6 +298,22 @@ void *capture_reader_section(struct capture_reader *r, enum ktpc_chunk_type type
 	if (len)
 		*len = total;
 	return buf;
+}
+
+int capture_reader_files_complete(const struct capture_reader *r)
+{
+	unsigned int c;
+	size_t i;
+
+	for (c = 0; c < r->ncpus; c++) {
+		for (i = 0; i < r->n; i++)
+			if (r->chunks[i].h.type == KTPC_FILES &&
+			    r->chunks[i].h.cpu == r->cpus[c])
+				break;
+		if (i == r->n)
+			return 0;
+	}
+	return 1;
 }
 
 struct capture_stream *capture_stream_open(struct capture_reader *r, uint32_t cpu)

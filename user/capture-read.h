@@ -35,11 +35,17 @@ const struct capture_status *capture_reader_status(const struct capture_reader *
 
 /*
  * A metadata section, uncompressed, NUL-terminated: chunks of @type
- * concatenated (KALLSYMS, MODULES, PROCMAPS) or the last one (META,
+ * concatenated (KALLSYMS, MODULES, PROCMAPS, FILES) or the last one (META,
  * TOPOLOGY, STATS, END). NULL with errno: ENOENT absent, EBADMSG damaged.
  */
 void *capture_reader_section(struct capture_reader *r, enum ktpc_chunk_type type,
 			     size_t *len);
+
+/*
+ * Whether every CPU stream has its FILES chunk (format 1.1 writers), so
+ * that section KTPC_FILES holds all FILE records of the capture.
+ */
+int capture_reader_files_complete(const struct capture_reader *r);
 
 /* The CPUs with stream data, ascending; returns the count. */
 unsigned int capture_reader_cpus(const struct capture_reader *r,

@@ -7,15 +7,25 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <protobuf-c/protobuf-c.h>
 
 #include "capture-write.h"
+#include "file-index.h"
+
+/* A CPU stream's FILE records, for its FILES chunk at close. */
+struct stream_files {
+	uint32_t cpu;
+	struct file_index *fi;	/* NULL: could not index (no FILES chunk) */
+};
 
 struct capture_writer {
 	int fd;
 	pthread_mutex_t lock;
+	struct stream_files *files;
+	unsigned int nfiles;
 	uint64_t seq;
 	uint64_t stream_bytes;
 	uint64_t file_bytes;
@@ -75,6 +85,46 @@ fail:
 	return NULL;
 }
 
+/* The FILE index of @cpu's stream, created on first use; NULL if none. */
+static struct file_index *files_of(struct capture_writer *w, uint32_t cpu)
+{
+	struct stream_files *nf;
+	struct file_index *fi = NULL;
+	unsigned int i;
+
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nfiles; i++)
+		if (w->files[i].cpu == cpu)
+			break;
+	if (i == w->nfiles) {
+		nf = realloc(w->files, (w->nfiles + 1) * sizeof(*nf));
+		if (nf) {
+			w->files = nf;
+			nf[i].cpu = cpu;
+			nf[i].fi = file_index_new(cpu);
+			w->nfiles++;
+		}
+	}
+	if (i < w->nfiles)
+		fi = w->files[i].fi;
+	pthread_mutex_unlock(&w->lock);
+	return fi;
+}
+
+static void forget_files(struct capture_writer *w, uint32_t cpu)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nfiles; i++) {
+		if (w->files[i].cpu == cpu) {
+			file_index_free(w->files[i].fi);
+			w->files[i].fi = NULL;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
 int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 		       uint32_t cpu, const void *data, size_t len, int compress)
 {
@@ -86,14 +136,27 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 
 	if (len > KTPC_CHUNK_MAX)
 		return -E2BIG;
-	if (compress && len) {
-		uLongf zlen = compressBound(len);
+	/* Only this CPU's writer touches its index: decode outside the lock. */
+	if (type == KTPC_STREAM) {
+		struct file_index *fi = files_of(w, cpu);
 
-		zbuf = malloc(zlen);
-		if (!zbuf)
-			return -ENOMEM;
+		if (fi && file_index_feed(fi, data, len))
+			forget_files(w, cpu);
+	}
+	if (compress && len) {
 		/* Level 1: the recorder must keep up with the module. */
-		if (compress2(zbuf, &zlen, data, len, 1) != Z_OK) {
+		struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
+		size_t zlen = z ? libdeflate_zlib_compress_bound(z, len) : 0;
+
+		zbuf = malloc(zlen ? zlen : 1);
+		if (!z || !zbuf) {
+			libdeflate_free_compressor(z);
+			free(zbuf);
+			return -ENOMEM;
+		}
+		zlen = libdeflate_zlib_compress(z, data, len, zbuf, zlen);
+		libdeflate_free_compressor(z);
+		if (!zlen) {
 			free(zbuf);
 			return -EIO;
 		}
@@ -145,16 +208,49 @@ uint64_t capture_writer_bytes(const struct capture_writer *w)
 	return w->file_bytes;
 }
 
+static void free_files(struct capture_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nfiles; i++)
+		file_index_free(w->files[i].fi);
+	free(w->files);
+}
+
+/* A FILES chunk per indexed stream, even an empty one: it says "indexed". */
+static int write_files(struct capture_writer *w)
+{
+	const void *recs;
+	unsigned int i;
+	size_t len;
+	int ret = 0;
+
+	for (i = 0; !ret && i < w->nfiles; i++) {
+		if (!w->files[i].fi)
+			continue;
+		recs = file_index_records(w->files[i].fi, &len);
+		if (recs && len <= KTPC_CHUNK_MAX)
+			ret = capture_writer_add(w, KTPC_FILES, w->files[i].cpu, recs, len, 1);
+	}
+	return ret;
+}
+
 int capture_writer_close(struct capture_writer *w)
 {
-	struct ktpc_end end = { .chunks = w->seq, .stream_bytes = w->stream_bytes };
-	int ret = capture_writer_add(w, KTPC_END, 0, &end, sizeof(end), 0);
+	struct ktpc_end end;
+	int ret = write_files(w);
+
+	end.chunks = w->seq;
+	end.stream_bytes = w->stream_bytes;
+	if (!ret)
+		ret = capture_writer_add(w, KTPC_END, 0, &end, sizeof(end), 0);
 
 	if (!ret && fsync(w->fd))
 		ret = -errno;
 	if (close(w->fd) && !ret)
 		ret = -errno;
 	pthread_mutex_destroy(&w->lock);
+	free_files(w);
 	free(w);
 	return ret;
 }
@@ -163,5 +259,6 @@ void capture_writer_abort(struct capture_writer *w)
 {
 	close(w->fd);
 	pthread_mutex_destroy(&w->lock);
+	free_files(w);
 	free(w);
 }

@@ -6,6 +6,7 @@
 #ifndef KTPROF_COMMANDS_H
 #define KTPROF_COMMANDS_H
 
+int cmd_convert(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);

@@ -176,6 +176,26 @@ const struct ktp_meta *input_meta(const struct ktp_input *in)
 	return in->have_meta ? &in->meta : NULL;
 }
 
+unsigned int input_nr_cpus(const struct ktp_input *in)
+{
+	unsigned int n = in->have_meta ? in->meta.nr_cpus : 0, i, nfiles;
+	const uint32_t *cpus;
+
+	/* Streams of CPUs beyond nr_cpus would be damage; count them anyway. */
+	if (in->rd) {
+		nfiles = rawdir_nr_cpu_files(in->rd);
+		for (i = 0; i < nfiles; i++)
+			if (rawdir_cpu(in->rd, i) >= n)
+				n = rawdir_cpu(in->rd, i) + 1;
+	} else {
+		nfiles = capture_reader_cpus(in->cap, &cpus);
+		for (i = 0; i < nfiles; i++)
+			if (cpus[i] >= n)
+				n = cpus[i] + 1;
+	}
+	return n;
+}
+
 int input_add_streams(struct ktp_input *in, struct merge *m)
 {
 	const uint32_t *cpus;

@@ -22,6 +22,9 @@ void input_close(struct ktp_input *in);
 /* Session metadata; NULL when the input has none (a dump without meta). */
 const struct ktp_meta *input_meta(const struct ktp_input *in);
 
+/* CPUs the session knew: its nr_cpus, or above the highest stream's CPU. */
+unsigned int input_nr_cpus(const struct ktp_input *in);
+
 /* Add every CPU stream to @m. */
 int input_add_streams(struct ktp_input *in, struct merge *m);
 

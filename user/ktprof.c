@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "import", cmd_import, "turn a raw dump directory into a capture file" },
 	{ "info", cmd_info, "session, config, per-CPU counts, losses, truncation" },
 	{ "dump", cmd_dump, "print every record of a capture, decoded, in time order" },
+	{ "convert", cmd_convert, "write a Perfetto trace (scheduler, threads, samples)" },
 	{ "report", cmd_report, "analyse a capture (--profile: CPU profile)" },
 	{ "version", cmd_version, "print ktprof's version and record ABI" },
 };

@@ -5,14 +5,8 @@
 #include <string.h>
 
 #include "profile.h"
+#include "str-intern.h"
 #include "u64-map.h"
-
-/* Interned frame names: ids are indexes into strs. */
-struct strtab {
-	struct u64_map by_hash;	/* hash (probed) -> id + 1 */
-	char **strs;
-	unsigned int n, cap;
-};
 
 struct stack {
 	struct stack *next;	/* same hash */
@@ -32,52 +26,12 @@ struct profile {
 	int source;
 	uint32_t pid;
 	uint64_t samples;
-	struct strtab names;
+	struct str_intern names;
 	struct u64_map stacks;		/* hash -> struct stack chain */
 	struct u64_map proc_counts;	/* tgid << 32 | id -> struct counts */
 	struct u64_map all_counts;	/* id -> struct counts */
 	struct u64_map proc_samples;	/* tgid -> uint64_t * */
 };
-
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 0x100000001b3ull;
-	return h;
-}
-
-static int intern(struct strtab *t, const char *s, uint32_t *id)
-{
-	uint64_t h = fnv1a(s, strlen(s), 0xcbf29ce484222325ull);
-	void *v;
-
-	for (;; h++) {
-		v = u64_map_get(&t->by_hash, h);
-		if (!v)
-			break;
-		if (!strcmp(t->strs[(uintptr_t)v - 1], s)) {
-			*id = (uintptr_t)v - 1;
-			return 0;
-		}
-	}
-	if (t->n == t->cap) {
-		unsigned int cap = t->cap ? t->cap * 2 : 256;
-		char **ns = realloc(t->strs, cap * sizeof(*ns));
-
-		if (!ns)
-			return -ENOMEM;
-		t->strs = ns;
-		t->cap = cap;
-	}
-	t->strs[t->n] = strdup(s);
-	if (!t->strs[t->n] ||
-	    u64_map_put(&t->by_hash, h, (void *)(uintptr_t)(t->n + 1)))
-		return -ENOMEM;
-	*id = t->n++;
-	return 0;
-}
 
 struct profile *profile_new(struct symbolizer *sym, const struct task_table *tasks,
 			    int source, uint32_t pid)
@@ -90,7 +44,7 @@ struct profile *profile_new(struct symbolizer *sym, const struct task_table *tas
 	p->tasks = tasks;
 	p->source = source;
 	p->pid = pid;
-	u64_map_init(&p->names.by_hash);
+	str_intern_init(&p->names);
 	u64_map_init(&p->stacks);
 	u64_map_init(&p->proc_counts);
 	u64_map_init(&p->all_counts);
@@ -114,7 +68,6 @@ void profile_free(struct profile *p)
 	size_t i = 0;
 	uint64_t k;
 	void *v;
-	unsigned int j;
 
 	if (!p)
 		return;
@@ -132,10 +85,7 @@ void profile_free(struct profile *p)
 	free_values(&p->proc_counts);
 	free_values(&p->all_counts);
 	free_values(&p->proc_samples);
-	for (j = 0; j < p->names.n; j++)
-		free(p->names.strs[j]);
-	free(p->names.strs);
-	u64_map_free(&p->names.by_hash);
+	str_intern_free(&p->names);
 	free(p);
 }
 
@@ -161,8 +111,7 @@ static struct counts *get_counts(struct u64_map *m, uint64_t key)
 static int add_stack(struct profile *p, uint32_t tgid, const uint32_t *ids,
 		     uint32_t n)
 {
-	uint64_t h = fnv1a(ids, n * sizeof(*ids), fnv1a(&tgid, sizeof(tgid),
-							0xcbf29ce484222325ull));
+	uint64_t h = fnv1a(ids, n * sizeof(*ids), fnv1a(&tgid, sizeof(tgid), FNV1A_SEED));
 	struct stack *head = u64_map_get(&p->stacks, h), *s;
 
 	for (s = head; s; s = s->next) {
@@ -196,7 +145,7 @@ static int frame_id(struct profile *p, uint32_t tgid, uint64_t ip, int kernel,
 	else
 		snprintf(buf, sizeof(buf), f.object[0] == '[' ? "%s" : "[%s]",
 			 f.object);
-	return intern(&p->names, buf, id);
+	return str_intern(&p->names, buf, id, NULL);
 }
 
 int profile_on_event(struct profile *p, const struct ktp_event *ev)
@@ -334,7 +283,7 @@ unsigned int profile_rows(const struct profile *p, int64_t tgid,
 		if (tgid >= 0 && (int64_t)(k >> 32) != tgid)
 			continue;
 		(*rows)[n++] = (struct profile_row){
-			p->names.strs[(uint32_t)k], c->self, c->total,
+			str_intern_get(&p->names, (uint32_t)k), c->self, c->total,
 		};
 	}
 	qsort(*rows, n, sizeof(**rows), by_self);
@@ -367,7 +316,7 @@ void profile_write_folded(const struct profile *p, FILE *out)
 				continue;
 			fputs(task_table_comm(p->tasks, s->tgid, comm, sizeof(comm)), f);
 			for (f_i = 0; f_i < s->n; f_i++)
-				fprintf(f, ";%s", p->names.strs[s->ids[f_i]]);
+				fprintf(f, ";%s", str_intern_get(&p->names, s->ids[f_i]));
 			fprintf(f, " %" PRIu64, s->count);
 			fclose(f);
 			if (n == cap) {

@@ -10,19 +10,20 @@ const char *ktp_state_str(uint16_t state, char *buf, unsigned int len)
 	static const char letters[] = "SDTtXZPI";
 	unsigned int i, off = 0;
 
-	if (state & KTP_STATE_PREEMPTED) {
-		snprintf(buf, len, "R+");
-		return buf;
+	/* Per switch in conversions: no printf here. */
+	if (state & KTP_STATE_PREEMPTED)
+		return "R+";
+	if (!state)
+		return "R";
+	for (i = 0; i < sizeof(letters) - 1 && off + 2 < len; i++) {
+		if (!(state & (1u << i)))
+			continue;
+		if (off)
+			buf[off++] = '|';
+		buf[off++] = letters[i];
 	}
-	if (!state) {
-		snprintf(buf, len, "R");
-		return buf;
-	}
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(letters) - 1; i++)
-		if (state & (1u << i))
-			off += snprintf(buf + off, off < len ? len - off : 0,
-					"%s%c", off ? "|" : "", letters[i]);
+	if (len)
+		buf[off < len ? off : len - 1] = '\0';
 	return buf;
 }
 

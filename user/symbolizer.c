@@ -250,6 +250,12 @@ static void user_frame(struct symbolizer *s, uint32_t pid, uint64_t ip,
 		return;
 	out->object = f->base;
 	out->offset = off;
+	out->mapped = 1;
+	out->file_key = m->file_key;
+	out->file_offset = off;
+	out->path = f->path;
+	out->build_id = f->build_id;
+	out->build_id_len = f->build_id_len;
 	if (f->state == FILE_UNLOADED)
 		load_file(s, f);
 	if (f->state != FILE_LOADED || elf_symtab_lookup(f->tab, off, &us))

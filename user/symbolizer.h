@@ -24,6 +24,13 @@ struct frame {
 				 * or "[unknown]" */
 	int kernel;
 	int resolved;
+	/* Where the address lies: for user frames in a known mapping. */
+	int mapped;
+	uint64_t file_key;	/* identifies the file (device, inode) */
+	uint64_t file_offset;
+	const char *path;	/* as recorded */
+	const uint8_t *build_id;
+	unsigned int build_id_len;
 };
 
 /*

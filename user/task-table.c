@@ -55,6 +55,8 @@ int task_table_on_event(struct task_table *t, const struct ktp_event *ev)
 		ti->tgid = r.tgid;
 		ti->ppid = r.ppid;
 		ti->kthread = !!(r.flags & KTP_TASK_KTHREAD);
+		if (strncmp(ti->comm, r.comm, KTP_COMM_LEN))
+			memcpy(ti->prev_comm, ti->comm, KTP_COMM_LEN);
 		memcpy(ti->comm, r.comm, KTP_COMM_LEN);
 		ti->comm[KTP_COMM_LEN - 1] = '\0';
 		break;

@@ -16,6 +16,7 @@ struct task_info {
 	uint32_t pid, tgid, ppid;
 	int kthread;
 	char comm[KTP_COMM_LEN];
+	char prev_comm[KTP_COMM_LEN];	/* before the last change, or "" */
 };
 
 struct task_table {

@@ -200,12 +200,6 @@ int main(int argc, char **argv)
 		sw_init(&cpus[c].w, c, 262144, m.clock_boot);
 		cpus[c].ts = m.clock_boot;
 		sw_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
-		for (i = 0; i < 4; i++) {
-			char comm[16];
-
-			snprintf(comm, sizeof(comm), "task-%u-%u", c, (unsigned int)i);
-			sw_task(&cpus[c].w, cpus[c].ts, 100 + c * 4 + i, 100 + c * 4, comm);
-		}
 		if (dir) {
 			snprintf(path, sizeof(path), "%s/cpu%u", dir, c);
 			cpus[c].raw = fopen(path, "w");
@@ -214,6 +208,15 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
+	}
+	/* The start snapshot: processes of 4 threads, spread over the CPUs. */
+	for (i = 0; i < NR_TASKS; i++) {
+		unsigned int proc = i / 4, thread = i % 4;
+		char comm[16];
+
+		c = i % ncpus;
+		snprintf(comm, sizeof(comm), "task-%u-%u", proc, thread);
+		sw_task(&cpus[c].w, cpus[c].ts, 100 + i, 100 + proc * 4, comm);
 	}
 	for (i = 0; i < n && !ret; i++) {
 		c = i % ncpus;
