@@ -75,6 +75,7 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_SAMPLE_PIDS] = { .type = NLA_BINARY,
 				.len = KTP_MAX_SAMPLE_PIDS * sizeof(u32) },
 	[KTP_A_SAMPLE_COMM] = { .type = NLA_NUL_STRING, .len = TASK_COMM_LEN - 1 },
+	[KTP_A_STOP_WITH_OWNER] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
@@ -145,7 +146,7 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	ret = ktp_session_start(cfg, err, sizeof(err));
 	if (ret == -EBUSY)
 		snprintf(err, sizeof(err), "a session is already running");
-	if (!ret) {
+	if (!ret && nla_get_flag(a[KTP_A_STOP_WITH_OWNER])) {
 		mutex_lock(&ktp_lock);
 		ktp_session.owner_portid = info->snd_portid;
 		mutex_unlock(&ktp_lock);

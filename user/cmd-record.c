@@ -463,6 +463,7 @@ int cmd_record(int argc, char **argv)
 		.sample_pids = o.pids,
 		.nr_sample_pids = o.nr_pids,
 		.sample_comm = o.comm,
+		.stop_with_owner = true,
 	};
 	r = recorder_new(&cfg, ctl);
 	if (!r) {

@@ -219,7 +219,8 @@ int ktp_ctl_start(struct ktp_ctl *c, const struct ktp_ctl_config *cfg)
 	     nla_put(msg, KTP_A_SAMPLE_PIDS, cfg->nr_sample_pids * sizeof(uint32_t),
 		     cfg->sample_pids)) ||
 	    (cfg->sample_comm &&
-	     nla_put_string(msg, KTP_A_SAMPLE_COMM, cfg->sample_comm))) {
+	     nla_put_string(msg, KTP_A_SAMPLE_COMM, cfg->sample_comm)) ||
+	    (cfg->stop_with_owner && nla_put_flag(msg, KTP_A_STOP_WITH_OWNER))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

@@ -7,6 +7,7 @@
 #ifndef KTPROF_CONTROL_CLIENT_H
 #define KTPROF_CONTROL_CLIENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,7 @@ struct ktp_ctl_config {
 	const uint32_t *sample_pids;	/* keep samples of these processes */
 	unsigned int nr_sample_pids;
 	const char *sample_comm;	/* or of tasks with this comm */
+	bool stop_with_owner;	/* the module stops when this socket closes */
 };
 
 struct ktp_cpu_stats {

@@ -12,11 +12,10 @@
 #include "convert.h"
 #include "record-fields.h"
 
-#define UNKNOWN_PID UINT32_MAX
 
 uint32_t convert_current(const struct convert_ctx *c, uint32_t cpu)
 {
-	return cpu < c->nr_cpus ? c->cpu_current[cpu] : UNKNOWN_PID;
+	return cpu < c->nr_cpus ? c->cpu_current[cpu] : CONVERT_PID_UNKNOWN;
 }
 
 static int pid_listed(const struct convert_opts *o, uint32_t tgid)
@@ -36,7 +35,7 @@ int convert_selected(const struct convert_ctx *c, uint32_t pid)
 
 	if (!c->opt.nr_pids && !c->opt.comm)
 		return 1;
-	if (!pid || pid == UNKNOWN_PID)
+	if (!pid || pid == CONVERT_PID_UNKNOWN)
 		return 0;
 	ti = task_table_get(c->tasks, pid);
 	tgid = ti && ti->tgid ? ti->tgid : pid;
@@ -92,13 +91,13 @@ static void track_current(struct convert_ctx *c, const struct ktp_event *ev)
 
 		memcpy(&m, ev->rec, sizeof(m));
 		*cur = m.reason == KTP_CPU_START || m.reason == KTP_CPU_ONLINE ?
-			m.pid : UNKNOWN_PID;
+			m.pid : CONVERT_PID_UNKNOWN;
 		break;
 	}
 	case KTP_EV_LOST:
 	case KTP_EV_GARBAGE:
 		/* Switches may be among what was lost. */
-		*cur = UNKNOWN_PID;
+		*cur = CONVERT_PID_UNKNOWN;
 		break;
 	}
 }
@@ -137,7 +136,7 @@ static int window_edge(struct run *r, uint64_t ts, uint16_t reason)
 	int ret;
 
 	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
-		if (c->cpu_current[cpu] == UNKNOWN_PID)
+		if (c->cpu_current[cpu] == CONVERT_PID_UNKNOWN)
 			continue;
 		memset(&m, 0, sizeof(m));
 		m.h.type = KTP_REC_CPU;
@@ -221,7 +220,7 @@ int convert_run(struct convert_ctx *c, struct merge *m, struct convert_stats *st
 		goto out;
 	}
 	for (i = 0; i < c->nr_cpus; i++) {
-		c->cpu_current[i] = UNKNOWN_PID;
+		c->cpu_current[i] = CONVERT_PID_UNKNOWN;
 		snprintf(c->idle_names[i], sizeof(c->idle_names[i]), "swapper/%u", i);
 	}
 	for (i = 0; i < r.nviews; i++) {

@@ -13,6 +13,7 @@
 
 #include "merge.h"
 #include "meta.h"
+#include "pf-bundle.h"
 #include "pf-out.h"
 #include "relay-decode.h"
 #include "symbolizer.h"
@@ -42,7 +43,7 @@ struct convert_ctx {
 	struct symbolizer *sym;
 	const struct ktp_meta *meta;	/* NULL for a dump without meta */
 	struct convert_opts opt;
-	uint32_t *cpu_current;		/* pid running on each CPU; ~0: unknown */
+	uint32_t *cpu_current;		/* pid running on each CPU, or CONVERT_PID_UNKNOWN */
 	char (*idle_names)[24];		/* "swapper/N" for each CPU */
 	unsigned int nr_cpus;
 	char irq_names[CONVERT_MAX_IRQS][KTP_IRQ_NAME_MAX];	/* IRQ_NAME records */
@@ -60,7 +61,10 @@ struct convert_stats {
  */
 int convert_run(struct convert_ctx *c, struct merge *m, struct convert_stats *stats);
 
-/* The pid running on @cpu (0 idle, or unknown). */
+/* After lost records, until the next switch. Plain events then carry no pid. */
+#define CONVERT_PID_UNKNOWN PF_PID_UNKNOWN
+
+/* The pid running on @cpu (0 idle, or CONVERT_PID_UNKNOWN). */
 uint32_t convert_current(const struct convert_ctx *c, uint32_t cpu);
 
 /* Whether thread @pid passes the -p/--comm filter. */

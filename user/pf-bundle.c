@@ -310,7 +310,8 @@ static void encode_plain(const struct pf_plain *p, struct pb_buf *out)
 	unsigned int i;
 
 	pb_uint(out, fn.ev_ts, p->ts);
-	pb_uint(out, fn.ev_pid, p->pid);
+	if (p->pid != PF_PID_UNKNOWN)
+		pb_uint(out, fn.ev_pid, p->pid);
 	pm = pb_open(out, fn.kind[p->kind].event);
 	for (i = 0; i < fn.kind[p->kind].n; i++) {
 		const struct enc_field *f = &fn.kind[p->kind].f[i];

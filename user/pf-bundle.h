@@ -85,6 +85,9 @@ int pf_bundle_switch(struct pf_bundle *b, uint64_t ts, int64_t prev_state,
 int pf_bundle_waking(struct pf_bundle *b, uint64_t ts, int32_t pid, int32_t target_cpu,
 		     int32_t prio, const char *comm);
 
+/* The running task is unknown (after lost records): no FtraceEvent.pid. */
+#define PF_PID_UNKNOWN UINT32_MAX
+
 /* A zeroed plain event to fill in (strings malloc'ed: the bundle frees them). */
 struct pf_plain *pf_bundle_plain(struct pf_bundle *b, uint64_t ts, uint32_t pid,
 				 enum pf_plain_kind kind);

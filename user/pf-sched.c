@@ -215,7 +215,10 @@ static struct pf_plain *add_plain(struct pf_sched *s, const struct ktp_event *ev
 			       convert_current(s->c, ev->cpu), kind);
 }
 
-/* Forks add the child to the tree; the plain events carry fork and newtask. */
+/*
+ * The plain events carry fork and newtask. The child joins the tree by the
+ * TASK record the module writes with every fork, or here if that was lost.
+ */
 static int on_fork(struct pf_sched *s, const struct ktp_event *ev)
 {
 	struct convert_ctx *c = s->c;
@@ -235,13 +238,15 @@ static int on_fork(struct pf_sched *s, const struct ktp_event *ev)
 	p->s1 = comm_dup(c, r.child_pid, ev->cpu);
 	if (!p->s1)
 		return -ENOMEM;
-	parent = task_table_get(c->tasks, r.parent_pid);
 	child = task_table_get(c->tasks, r.child_pid);
+	if (child && child->described)
+		return 0;
+	parent = task_table_get(c->tasks, r.parent_pid);
 	return add_to_tree(s, ev->ts, r.child_pid, r.child_tgid,
-			   parent ? parent->tgid : r.parent_pid, child && child->kthread, p->s1);
+			   parent ? parent->tgid : r.parent_pid, 0, p->s1);
 }
 
-/* Task identity: into the tree; a rename is also a task_rename event. */
+/* Task identity: into the tree; a new name is also a task_rename event. */
 static int on_task(struct pf_sched *s, const struct ktp_event *ev)
 {
 	const struct task_info *old;
@@ -252,12 +257,12 @@ static int on_task(struct pf_sched *s, const struct ktp_event *ev)
 	memcpy(&r, ev->rec, sizeof(r));
 	memcpy(comm, r.comm, KTP_COMM_LEN);
 	comm[KTP_COMM_LEN] = '\0';
-	if (r.flags & KTP_TASK_RENAME) {
-		/* The task table already holds the new name. */
-		old = task_table_get(s->c->tasks, r.pid);
+	/* The task table already holds the new name; prev_comm is the old. */
+	old = task_table_get(s->c->tasks, r.pid);
+	if ((r.flags & (KTP_TASK_RENAME | KTP_TASK_EXEC)) && old && old->renamed) {
 		p = add_plain(s, ev, PLAIN_RENAME);
 		p->a = r.pid;
-		p->s1 = strdup(old && old->prev_comm[0] ? old->prev_comm : comm);
+		p->s1 = strndup(old->prev_comm, KTP_COMM_LEN);
 		p->s2 = strdup(comm);
 		if (!p->s1 || !p->s2)
 			return -ENOMEM;

@@ -459,19 +459,6 @@ static int on_waking(struct pf_threads *t, const struct ktp_event *ev)
 	return ret;
 }
 
-static int on_task(struct pf_threads *t, const struct ktp_event *ev)
-{
-	struct ktp_task r;
-	struct thr *th;
-
-	memcpy(&r, ev->rec, sizeof(r));
-	th = u64_map_get(&t->threads, r.pid);
-	/* New name: say it again on a track already described. */
-	if (th && th->described && (r.flags & (KTP_TASK_RENAME | KTP_TASK_EXEC)))
-		return describe_thread(t, r.pid, th, 1);
-	return 0;
-}
-
 static int on_fork(struct pf_threads *t, const struct ktp_event *ev)
 {
 	struct ktp_fork r;
@@ -502,7 +489,7 @@ static int on_cpu_mark(struct pf_threads *t, const struct ktp_event *ev)
 static int on_ipi(struct pf_threads *t, const struct ktp_event *ev)
 {
 	struct ktp_ipi r;
-	char fn[256], name[64];
+	char fn[256], name[64], targets[256];
 	struct te e;
 	int ret = describe_cpu_track(t, ev->cpu, CT_IPI);
 
@@ -516,7 +503,7 @@ static int on_ipi(struct pf_threads *t, const struct ktp_event *ev)
 		te_uint(&e, 0, "target_cpu", r.cpu);
 	} else {
 		e.name_iid = N_IPI;
-		te_uint(&e, 0, "first_target_cpu", r.cpu);
+		te_str(&e, 0, "target_cpus", ktp_ipi_targets(ev, targets, sizeof(targets)));
 	}
 	te_str(&e, 0, "function", r.callback ? kernel_symbol(t, r.callback, fn, sizeof(fn)) :
 	       "reschedule");
@@ -554,8 +541,6 @@ static int threads_event(void *view, const struct ktp_event *ev)
 		return on_switch(t, ev);
 	case KTP_REC_WAKING:
 		return on_waking(t, ev);
-	case KTP_REC_TASK:
-		return on_task(t, ev);
 	case KTP_REC_FORK:
 		return on_fork(t, ev);
 	case KTP_REC_EXEC: {

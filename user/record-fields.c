@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,29 +93,63 @@ static void cpu_fields(const struct ktp_event *ev, const struct field_sink *s,
 	}
 }
 
+/* Appends "a" or "a-b" to @buf; false once it does not fit. */
+static bool append_range(char *buf, size_t len, size_t *off, unsigned int a,
+			 unsigned int b)
+{
+	int n = a == b ? snprintf(buf + *off, len - *off, "%s%u", *off ? "," : "", a) :
+		snprintf(buf + *off, len - *off, "%s%u-%u", *off ? "," : "", a, b);
+
+	if (n < 0 || (size_t)n >= len - *off)
+		return false;
+	*off += n;
+	return true;
+}
+
+const char *ktp_ipi_targets(const struct ktp_event *ev, char *buf, size_t len)
+{
+	const uint8_t *words = (const uint8_t *)ev->rec + sizeof(struct ktp_ipi);
+	unsigned int cpu, nbits = ev->flags * 64u, start = 0;
+	const size_t ellipsis = sizeof(",...");
+	bool in_run = false;
+	size_t off = 0;
+
+	if (len < ellipsis) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[0] = '\0';
+	for (cpu = 0; cpu <= nbits; cpu++) {
+		uint64_t word = 0;
+		bool set;
+
+		if (cpu < nbits)
+			memcpy(&word, words + 8 * (cpu / 64), 8);
+		set = cpu < nbits && (word >> (cpu % 64) & 1);
+		if (set && !in_run)
+			start = cpu;
+		if (!set && in_run &&
+		    !append_range(buf, len - ellipsis + 1, &off, start, cpu - 1)) {
+			snprintf(buf + off, len - off, "%s...", off ? "," : "");
+			return buf;
+		}
+		in_run = set;
+	}
+	return buf;
+}
+
 static void ipi_fields(const struct ktp_event *ev, const struct field_sink *s,
 		       void *ctx)
 {
 	REC(struct ktp_ipi, r, ev);
 	char list[1024];
-	unsigned int w, b, off = 0;
 
 	s->hex(ctx, "callback", r.callback);
-	if (!ev->flags) {
+	if (!ev->flags)
 		s->u64(ctx, "target_cpu", r.cpu);
-		return;
-	}
-	list[0] = '\0';
-	for (w = 0; w < ev->flags; w++) {
-		uint64_t bits;
-
-		memcpy(&bits, (const char *)ev->rec + sizeof(r) + 8 * w, 8);
-		for (b = 0; b < 64; b++)
-			if (bits & (1ull << b) && off < sizeof(list))
-				off += snprintf(list + off, sizeof(list) - off,
-						"%s%u", off ? "," : "", w * 64 + b);
-	}
-	s->str(ctx, "target_cpus", list);
+	else
+		s->str(ctx, "target_cpus", ktp_ipi_targets(ev, list, sizeof(list)));
 }
 
 /* Addresses as one hex list, leaf first. */

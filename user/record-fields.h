@@ -6,6 +6,7 @@
 #ifndef KTPROF_RECORD_FIELDS_H
 #define KTPROF_RECORD_FIELDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "relay-decode.h"
@@ -23,6 +24,12 @@ void record_fields(const struct ktp_event *ev, const struct field_sink *sink,
 
 /* prev_state as the kernel's trace prints it: "S", "D", "R", "R+", "S|D"... */
 const char *ktp_state_str(uint16_t state, char *buf, unsigned int len);
+
+/*
+ * The targets of a multi-CPU IPI record (flags > 0) as a CPU list, "0-3,6",
+ * in @buf; too many to fit end in "...".
+ */
+const char *ktp_ipi_targets(const struct ktp_event *ev, char *buf, size_t len);
 
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int ktp_prio_value(uint8_t prio);

@@ -55,7 +55,9 @@ int task_table_on_event(struct task_table *t, const struct ktp_event *ev)
 		ti->tgid = r.tgid;
 		ti->ppid = r.ppid;
 		ti->kthread = !!(r.flags & KTP_TASK_KTHREAD);
-		if (strncmp(ti->comm, r.comm, KTP_COMM_LEN))
+		ti->described = 1;
+		ti->renamed = ti->comm[0] && strncmp(ti->comm, r.comm, KTP_COMM_LEN);
+		if (ti->renamed)
 			memcpy(ti->prev_comm, ti->comm, KTP_COMM_LEN);
 		memcpy(ti->comm, r.comm, KTP_COMM_LEN);
 		ti->comm[KTP_COMM_LEN - 1] = '\0';
@@ -69,6 +71,15 @@ int task_table_on_event(struct task_table *t, const struct ktp_event *ev)
 		if (!ti)
 			return -ENOMEM;
 		ti->tgid = r.child_tgid;
+		/* The child's TASK record was lost: it has its parent's name. */
+		if (!ti->comm[0]) {
+			const struct task_info *parent = task_table_get(t, r.parent_pid);
+
+			if (parent) {
+				memcpy(ti->comm, parent->comm, KTP_COMM_LEN);
+				ti->ppid = parent->tgid;
+			}
+		}
 		break;
 	}
 	}

@@ -17,6 +17,8 @@ struct task_info {
 	int kthread;
 	char comm[KTP_COMM_LEN];
 	char prev_comm[KTP_COMM_LEN];	/* before the last change, or "" */
+	int renamed;			/* the latest TASK record changed comm */
+	int described;			/* a TASK record named it */
 };
 
 struct task_table {

@@ -5,7 +5,9 @@
  * irqs and softirqs, forks, CPU samples with kernel stacks), written as a
  * capture file or as a raw dump directory. Deterministic for a given seed.
  *
- * usage: gen-capture -n RECORDS [-c CPUS] [-s SEED] [-l LOST] (-o FILE | -d DIR)
+ * With -S, the fixed scenario of tests/lib/scenario.c instead (2 CPUs).
+ *
+ * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S) (-o FILE | -d DIR)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +19,7 @@
 
 #include "capture-meta.h"
 #include "capture-write.h"
+#include "scenario.h"
 #include "stream-writer.h"
 
 #define NR_TASKS 64
@@ -111,7 +114,7 @@ static int flush_cpu(struct gen_cpu *c, unsigned int cpu, struct capture_writer 
 }
 
 static int write_raw_side_files(const char *dir, const struct ktp_meta *m,
-				const struct gen_cpu *cpus, unsigned int n)
+				const struct gen_cpu *cpus, unsigned int n, const char *symbols)
 {
 	char path[4096], ev[64];
 	unsigned int i;
@@ -125,11 +128,11 @@ static int write_raw_side_files(const char *dir, const struct ktp_meta *m,
 		"cpus_online=0-%u\nstate=stopped\nevents_unavailable=\nsession_id=%" PRIu64
 		"\nclock_boottime_ns=%" PRIu64 "\nclock_monotonic_ns=%" PRIu64
 		"\nclock_realtime_ns=%" PRIu64 "\nevents=%s\nsubbuf_size=%u\nn_subbufs=%u\n"
-		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=\n",
+		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=%s\n",
 		m->abi_major, m->abi_minor, m->kernel, n, n - 1, m->session_id,
 		m->clock_boot, m->clock_mono, m->clock_real,
 		meta_events_str(m->events, ev, sizeof(ev)), m->subbuf_size, m->n_subbufs,
-		n - 1);
+		n - 1, m->counters);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/stats", dir);
 	f = fopen(path, "w");
@@ -143,7 +146,7 @@ static int write_raw_side_files(const char *dir, const struct ktp_meta *m,
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;
-	fputs(kallsyms, f);
+	fputs(symbols, f);
 	fclose(f);
 	return 0;
 }
@@ -164,11 +167,13 @@ int main(int argc, char **argv)
 		.version = "gen", .samples = "cpu-clock@999hz",
 	};
 	struct capture_session_info info = { .meta = &m, .recorder = "gen-capture" };
-	int opt, ret = 0;
+	const char *symbols = kallsyms;
+	int opt, ret = 0, scenario = 0;
 
 	rng_state = 88172645463325252ull;
-	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:S")) != -1) {
 		switch (opt) {
+		case 'S': scenario = 1; break;
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'c': ncpus = strtoul(optarg, NULL, 10); break;
 		case 's': rng_state = strtoull(optarg, NULL, 10) | 1; break;
@@ -178,7 +183,15 @@ int main(int argc, char **argv)
 		default: goto usage;
 		}
 	}
-	if (!n || !ncpus || ncpus > 256 || !!out == !!dir)
+	if (scenario) {
+		n = 0;
+		ncpus = SCENARIO_CPUS;
+		symbols = scenario_kallsyms;
+		snprintf(m.counters, sizeof(m.counters), "%s", SCENARIO_COUNTERS);
+	} else if (!n) {
+		goto usage;
+	}
+	if (!ncpus || ncpus > 256 || !!out == !!dir)
 		goto usage;
 	snprintf(m.cpus, sizeof(m.cpus), "0-%u", ncpus - 1);
 	snprintf(m.cpus_online, sizeof(m.cpus_online), "0-%u", ncpus - 1);
@@ -187,7 +200,7 @@ int main(int argc, char **argv)
 	if (out) {
 		cw = capture_writer_open(out);
 		if (!cw || capture_write_meta(cw, &info) ||
-		    capture_writer_add(cw, KTPC_KALLSYMS, 0, kallsyms, strlen(kallsyms), 1)) {
+		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1)) {
 			perror(out);
 			return 1;
 		}
@@ -199,7 +212,8 @@ int main(int argc, char **argv)
 
 		sw_init(&cpus[c].w, c, 262144, m.clock_boot);
 		cpus[c].ts = m.clock_boot;
-		sw_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
+		if (!scenario)
+			sw_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
 		if (dir) {
 			snprintf(path, sizeof(path), "%s/cpu%u", dir, c);
 			cpus[c].raw = fopen(path, "w");
@@ -209,8 +223,17 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	if (scenario) {
+		struct stream_writer w[SCENARIO_CPUS];
+
+		for (c = 0; c < ncpus; c++)
+			w[c] = cpus[c].w;
+		scenario_write(w, m.clock_boot);
+		for (c = 0; c < ncpus; c++)
+			cpus[c].w = w[c];
+	}
 	/* The start snapshot: processes of 4 threads, spread over the CPUs. */
-	for (i = 0; i < NR_TASKS; i++) {
+	for (i = 0; i < NR_TASKS && !scenario; i++) {
 		unsigned int proc = i / 4, thread = i % 4;
 		char comm[16];
 
@@ -227,7 +250,8 @@ int main(int argc, char **argv)
 			ret = flush_cpu(&cpus[c], c, cw);
 	}
 	for (c = 0; c < ncpus && !ret; c++) {
-		sw_cpu_mark(&cpus[c].w, cpus[c].ts + 1000, KTP_CPU_STOP, cpus[c].cur);
+		if (!scenario)
+			sw_cpu_mark(&cpus[c].w, cpus[c].ts + 1000, KTP_CPU_STOP, cpus[c].cur);
 		ret = flush_cpu(&cpus[c], c, cw);
 		if (cpus[c].raw)
 			fclose(cpus[c].raw);
@@ -235,7 +259,7 @@ int main(int argc, char **argv)
 	if (!ret && cw)
 		ret = capture_writer_close(cw);
 	if (!ret && dir)
-		ret = write_raw_side_files(dir, &m, cpus, ncpus);
+		ret = write_raw_side_files(dir, &m, cpus, ncpus, symbols);
 	if (ret) {
 		fprintf(stderr, "gen-capture: %s\n", strerror(-ret));
 		return 1;
@@ -245,6 +269,6 @@ int main(int argc, char **argv)
 	free(cpus);
 	return 0;
 usage:
-	fprintf(stderr, "usage: gen-capture -n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] (-o FILE | -d DIR)\n");
+	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S) (-o FILE | -d DIR)\n");
 	return 2;
 }

@@ -5,7 +5,7 @@
  * is 0 on success, else the errno value (EPERM = 1, ...), 100 for usage.
  *
  * usage: genl-call meta | stats | stop | flush
- *        genl-call start [events=MASK] [subbuf=N] [n=N] [cpus=LIST] [overwrite=0|1]
+ *        genl-call start [events=MASK] [subbuf=N] [n=N] [cpus=LIST] [overwrite=0|1] [owned=0|1]
  *                        [samples=SPECS] [counters=SPECS]
  */
 #include <errno.h>
@@ -84,6 +84,8 @@ int main(int argc, char **argv)
 				cfg.samples = v;
 			else if (!strcmp(argv[i], "counters"))
 				cfg.counters = v;
+			else if (!strcmp(argv[i], "owned"))
+				cfg.stop_with_owner = atoi(v);
 			else
 				return 100;
 		}

@@ -37,5 +37,15 @@ grep -q '"cpu":1,' "$KTPROF_TEST_OUT/dump.json" &&
 	fail "records on cpu1 with cpus=0"
 /usr/bin/python3 "$(dirname "$0")/check_stream.py" "$KTPROF_TEST_OUT/dump.json" ||
 	fail "stream check failed"
+
+# A session whose starter asked for it stops when that socket closes; the
+# others (above) outlive their one-shot starter.
+call start events=1 owned=1 || fail "owned start failed"
+for i in $(seq 50); do
+	[ "$(cat "$KTPROF_DBG/control")" = running ] || break
+	sleep 0.1
+done
+[ "$(cat "$KTPROF_DBG/control")" = stopped ] ||
+	fail "owned session still $(cat "$KTPROF_DBG/control") after its socket closed"
 unload_module
 echo ok

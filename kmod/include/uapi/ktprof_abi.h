@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 0
+#define KTP_ABI_MINOR 1
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -391,6 +391,7 @@ enum ktp_genl_attr {
 	KTP_A_COUNTERS,		/* string: per-switch counters, "cycles,..." */
 	KTP_A_SAMPLE_PIDS,	/* binary: u32[] tgids whose samples are kept */
 	KTP_A_SAMPLE_COMM,	/* string: keep samples of tasks with this comm */
+	KTP_A_STOP_WITH_OWNER,	/* flag: stop when the starting socket closes */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ktprof convert: the golden scenario decodes to the reviewed trace; on a
+# larger synthetic capture every switch and waking reaches the trace, per
+# CPU, also inside a --from/--to window; raw directory, imported capture,
+# repeated runs and .gz agree byte for byte; views and process filters
+# select what they say; bad arguments fail cleanly and leave no file.
+. "$(dirname "$0")/lib.sh"
+PY=/usr/bin/python3
+FACTS="$PY $TOP/tests/lib/trace_facts.py"
+GOLDEN=$TOP/tests/cli/golden/scenario.txt
+SHARED=$TOP/../shared/perfetto
+
+decode() {
+	protoc --decode=perfetto.protos.Trace -I"$TOP/proto" "$TOP/proto/perfetto.proto" <"$1"
+}
+
+# Upstream validation, when the project's shared checker sits beside it.
+validate() {
+	[ -f "$SHARED/check_trace.py" ] || return 0
+	$PY "$SHARED/check_trace.py" "$1" >"$T/check.txt" 2>&1 ||
+		fail "check_trace.py $1: $(tail -5 "$T/check.txt")"
+	protoc --decode=perfetto.protos.Trace -I"$SHARED" "$SHARED/perfetto_trace.proto" \
+		<"$1" >"$T/upstream.txt" || fail "the upstream schema does not decode $1"
+	! grep -Eq '^ *[0-9]+: ' "$T/upstream.txt" ||
+		fail "$1 has fields the upstream schema does not know: $(grep -Em3 '^ *[0-9]+: ' "$T/upstream.txt")"
+}
+[ -f "$SHARED/check_trace.py" ] ||
+	echo "notice: $SHARED absent: upstream schema and check_trace.py not applied"
+
+# The golden scenario: every record kind, a lost child TASK record, losses.
+"$GEN" -S -o "$T/s.ktp" || fail "gen-capture -S failed"
+expect 0 'lost 7 records' convert -o "$T/s.pftrace" "$T/s.ktp"
+validate "$T/s.pftrace"
+decode "$T/s.pftrace" >"$T/s.txt" || fail "our schema does not decode the trace"
+if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+	cp "$T/s.txt" "$GOLDEN"
+	echo "updated $GOLDEN"
+fi
+diff -u "$GOLDEN" "$T/s.txt" >"$T/golden.diff" ||
+	fail "the scenario's trace differs from $GOLDEN (review, then UPDATE_GOLDEN=1):
+$(head -40 "$T/golden.diff")"
+
+# Every switch and waking, per CPU, as the records had them.
+"$GEN" -n 200000 -c 4 -l 20000 -o "$T/big.ktp" || fail "gen-capture failed"
+"$KTPROF" dump --json "$T/big.ktp" >"$T/big.json" 2>/dev/null
+expect 0 'lost 100 records' convert -o "$T/big.pftrace" "$T/big.ktp"
+validate "$T/big.pftrace"
+$FACTS dump "$T/big.json" >"$T/want"
+$FACTS trace "$T/big.pftrace" | grep -E '^(switches|wakings|wakeup_new|samples) ' >"$T/got"
+[ "$(grep -c '^switches' "$T/want")" = 4 ] || fail "the generator made no switches on some CPU"
+diff -u "$T/want" "$T/got" || fail "event counts differ between records and trace"
+
+# A window: the events of [start+2ms, start+5ms], no others.
+start=$("$KTPROF" info "$T/big.ktp" | sed -n 's/.*(boottime \([0-9]*\)\.\([0-9]*\) s).*/\1\2000/p')
+[ -n "$start" ] || fail "no session start in ktprof info"
+expect 0 '' convert --from 2ms --to 5ms -o "$T/w.pftrace" "$T/big.ktp"
+validate "$T/w.pftrace"
+$FACTS dump "$T/big.json" $((start + 2000000)) $((start + 5000000)) >"$T/want"
+$FACTS trace "$T/w.pftrace" | grep -E '^(switches|wakings|wakeup_new|samples) ' >"$T/got"
+[ -s "$T/want" ] || fail "the window holds no events"
+diff -u "$T/want" "$T/got" || fail "the window's events differ"
+
+# Same records, same trace: raw directory, imported capture, twice, gzip.
+"$GEN" -n 200000 -c 4 -l 20000 -d "$T/raw" || fail "gen-capture -d failed"
+expect 0 '' convert -o "$T/raw.pftrace" "$T/raw"
+cmp -s "$T/raw.pftrace" "$T/big.pftrace" || fail "the raw directory converts differently"
+expect 0 '' import "$T/raw" -o "$T/imp.ktp"
+expect 0 '' convert -o "$T/imp.pftrace" "$T/imp.ktp"
+cmp -s "$T/imp.pftrace" "$T/big.pftrace" || fail "the imported capture converts differently"
+expect 0 '' convert -o "$T/big.pftrace.gz" "$T/big.ktp"
+zcat "$T/big.pftrace.gz" | cmp -s - "$T/big.pftrace" || fail ".gz output is not the trace gzipped"
+expect 0 '' convert "$T/big.ktp"
+cmp -s "$T/big.ktp.pftrace" "$T/big.pftrace" || fail "default output name or contents differ"
+
+# Views select their parts.
+facts_of() {
+	expect 0 '' convert "$@" -o "$T/v.pftrace" "$T/s.ktp"
+	validate "$T/v.pftrace"
+	$FACTS trace "$T/v.pftrace" | cut -d' ' -f1 | sort -u | tr '\n' ' '
+}
+[ "$(facts_of --view sched)" = "process switches thread wakeup_new wakings " ] ||
+	fail "--view sched: $(facts_of --view sched)"
+[ "$(facts_of --view threads)" = "slices " ] || fail "--view threads: $(facts_of --view threads)"
+[ "$(facts_of --view samples)" = "frames_with samples " ] ||
+	fail "--view samples: $(facts_of --view samples)"
+[ "$(facts_of --view samples,sched)" = "frames_with process samples switches thread wakeup_new wakings " ] ||
+	fail "--view samples,sched: $(facts_of --view samples,sched)"
+
+# Process filters: thread tracks and samples of app (300) only.
+for filter in "-p 300" "--comm app"; do
+	# shellcheck disable=SC2086
+	expect 0 '' convert $filter -o "$T/p.pftrace" "$T/s.ktp"
+	$FACTS trace "$T/p.pftrace" >"$T/p.txt"
+	grep '^samples ' "$T/p.txt" | grep -vq '^samples pid=300 ' &&
+		fail "$filter kept other processes' samples: $(grep '^samples' "$T/p.txt")"
+	grep -q '^slices tid=301 ' "$T/p.txt" || fail "$filter lost app's worker thread"
+	grep -q '^slices tid=20 ' "$T/p.txt" && fail "$filter kept the kworker's track"
+	grep -q '^switches cpu=0 4$' "$T/p.txt" || fail "$filter thinned the sched view"
+done
+expect 0 '' convert -p 999 -o "$T/p.pftrace" "$T/s.ktp"
+$FACTS trace "$T/p.pftrace" | grep -E '^(samples|slices tid)' &&
+	fail "-p of a process not in the capture kept something"
+
+# Bad input: a clear message, a non-zero exit, no output left behind.
+expect 2 "unknown view 'foo'" convert --view foo "$T/s.ktp"
+expect 2 "--from wants a duration" convert --from abc "$T/s.ktp"
+expect 2 "--from must come before --to" convert --from 5ms --to 2ms "$T/s.ktp"
+expect 2 "-p wants a process id" convert -p abc "$T/s.ktp"
+expect 2 'usage' convert
+expect 1 'is the input' convert -o "$T/s.ktp" "$T/s.ktp"
+expect 1 'No such file' convert "$T/none.ktp"
+expect 1 'Not a directory' convert -o "$T/s.ktp/x.pftrace" "$T/s.ktp"
+mkdir "$T/nometa" && cp "$T/raw/cpu0" "$T/nometa/"
+expect 1 'no session metadata' convert --from 1ms -o "$T/nm.pftrace" "$T/nometa"
+[ ! -e "$T/nm.pftrace" ] || fail "output written despite the error"
+echo garbage >"$T/garbage.ktp"
+expect 1 'not a ktprof capture file' convert -o "$T/g.pftrace" "$T/garbage.ktp"
+[ ! -e "$T/g.pftrace" ] || fail "output written for garbage input"
+# A truncated capture: what was complete is converted, the exit says it was not all.
+head -c "$(($(stat -c %s "$T/big.ktp") / 2))" "$T/big.ktp" >"$T/half.ktp"
+expect 1 'truncated at offset' convert -o "$T/half.pftrace" "$T/half.ktp"
+validate "$T/half.pftrace"
+"$KTPROF" dump --json "$T/half.ktp" >"$T/half.json" 2>/dev/null
+$FACTS dump "$T/half.json" >"$T/want"
+$FACTS trace "$T/half.pftrace" | grep -E '^(switches|wakings|wakeup_new|samples) ' >"$T/got"
+grep -q '^switches' "$T/want" || fail "half a capture decodes to no switches"
+diff -u "$T/want" "$T/got" || fail "the complete part of a truncated capture was not all converted"
+ls "$T" | grep -q '\.part$' && fail "temporary files left: $(ls "$T" | grep '\.part$')"
+echo ok
