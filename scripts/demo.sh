@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The end-to-end demo (make demo): boot the Debian 6.12 test kernel in a VM,
 # record a built-in mixed workload with ktprof record (vm-capture.sh), then
-# show what the capture holds and its CPU profile.
+# show what the capture holds, convert it to a Perfetto trace and print its
+# CPU profile.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/demo
@@ -14,8 +15,13 @@ echo "demo: booting the 6.12 test kernel under qemu (TCG) and recording..."
 echo
 "$top/user/ktprof" info "$out/capture.ktp"
 echo
+"$top/user/ktprof" convert -o "$out/trace.pftrace" "$out/capture.ktp"
+echo
 "$top/user/ktprof" report --profile --top 8 "$out/capture.ktp" | head -n 40
 echo
+echo "demo: Perfetto trace in $out/trace.pftrace"
+echo "      open it at https://ui.perfetto.dev (Open trace file), or query it"
+echo "      with trace_processor; nothing is uploaded, the UI runs locally"
 echo "demo: capture in $out/capture.ktp"
 echo "      ktprof dump --symbolize $out/capture.ktp | less     every record"
 echo "      ktprof report --profile --folded $out/capture.ktp   folded stacks"

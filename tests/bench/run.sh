@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: what ktprof costs and how fast it goes, measured here.
+#   host  ktprof convert on synthetic captures: records/s, peak RSS,
+#         bytes per record in the capture and in the trace
+#   VM    (Debian 6.12, 2 CPUs, instruction-counted time, see
+#         ../shared/design/MEASURING.md) the same scheduler tracepoints
+#         traced by ftrace, perf record and ktprof on perf bench sched
+#         pipe, interleaved rounds, medians: overhead per event and its
+#         ratio to ftrace's, bytes per event; then ktprof record under a
+#         messaging flood: records/s, loss, recorder peak RSS.
+# Figures go to stdout and build/bench/results.txt. Nothing is asserted:
+# TCG timing is a measurement, not a test.
+#
+# usage: tests/bench/run.sh [--host-only]   (ROUNDS, LOOPS, MSG_LOOPS)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/bench
+KTPROF=$top/user/ktprof
+rm -rf "$out"
+mkdir -p "$out"
+exec > >(tee "$out/results.txt")
+
+# Sum of the per-CPU "records" column of ktprof info.
+capture_records() {
+	"$KTPROF" info "$1" | awk '/^per CPU/ { on = 1; next }
+		on && $1 ~ /^[0-9]+$/ { n += $2 } on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 }
+		END { print n + 0 }'
+}
+
+echo "== ktprof convert (host, $(nproc) CPUs, synthetic captures of 4 CPUs)"
+printf '%12s %10s %9s %12s %11s %11s\n' records seconds rec/s "peak RSS" "capture B/r" "trace B/r"
+for n in 1000000 10000000; do
+	"$top/build/tools/gen-capture" -n "$n" -c 4 -o "$out/syn.ktp"
+	records=$(capture_records "$out/syn.ktp")
+	/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" convert -o "$out/syn.pftrace" \
+		"$out/syn.ktp" 2>/dev/null
+	read -r secs rss <"$out/time"
+	awk -v r="$records" -v s="$secs" -v m="$rss" -v c="$(stat -c %s "$out/syn.ktp")" \
+		-v t="$(stat -c %s "$out/syn.pftrace")" 'BEGIN {
+		printf "%12d %10.2f %9.2fM %9.1f MB %11.1f %11.1f\n",
+			r, s, r / (s > 0 ? s : 0.01) / 1e6, m / 1024, c / r, t / r }'
+done
+rm -f "$out/syn.ktp" "$out/syn.pftrace"
+[ "${1:-}" != --host-only ] || exit 0
+
+echo
+echo "== tracing overhead (VM: Debian 6.12, 2 CPUs, -icount: 1 guest ns = 1 instruction)"
+"$top/scripts/vm-run" --kernel 6.12 --cpus 2 --icount --timeout 3000 --out "$out/vm" -- \
+	env ROUNDS="${ROUNDS:-5}" LOOPS="${LOOPS:-3000}" MSG_LOOPS="${MSG_LOOPS:-100}" \
+	KTPROF_TEST_OUT="$out/vm" "$top/tests/bench/guest.sh" "$out/vm" >"$out/guest.txt" ||
+	{ echo "bench: the VM run failed; see $out/vm/console.log" >&2; tail -5 "$out/guest.txt" >&2; exit 1; }
+grep -q '^done$' "$out/guest.txt" || { echo "bench: the guest did not finish" >&2; exit 1; }
+
+awk -v loops="${LOOPS:-3000}" '
+function median(list, n,   a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+$1 == "pipe" { us[$2] = us[$2] " " $3; ev[$2] = ev[$2] " " $4; by[$2] = by[$2] " " $5; seen[$2] = 1 }
+$1 == "flood" { flood[$2] = $3 }
+END {
+	base = median(us["none"])
+	printf "perf bench sched pipe -l %d, medians of %d rounds; baseline %.2f us/op\n",
+		loops, split(us["none"], x, " "), base
+	printf "%-22s %9s %10s %11s %10s %9s\n", "tracer", "us/op", "events/op", "ns/event",
+		"vs ftrace", "B/event"
+	split("ftrace perf ktprof record", order, " ")
+	label["ftrace"] = "ftrace (tracefs)"; label["perf"] = "perf record -a"
+	label["ktprof"] = "ktprof (buffer only)"; label["record"] = "ktprof record"
+	for (i = 1; i <= 4; i++) {
+		k = order[i]
+		if (!seen[k])
+			continue
+		t = median(us[k]); e = median(ev[k]) / loops
+		cost[k] = e > 0 ? (t - base) * 1000 / e : 0
+		printf "%-22s %9.2f %10.2f %11.0f %10s %9.1f\n", label[k], t, e, cost[k],
+			cost["ftrace"] > 0 ? sprintf("%.2fx", cost[k] / cost["ftrace"]) : "-",
+			median(ev[k]) > 0 ? median(by[k]) / median(ev[k]) : 0
+	}
+	if (flood["seconds"] > 0)
+		printf "\nktprof record under perf bench sched messaging: %d records in %.1f s " \
+		       "(%.0f records/s guest time), %d lost, capture %.1f B/record, " \
+		       "recorder peak RSS %.1f MB\n",
+			flood["records"], flood["seconds"], flood["records"] / flood["seconds"],
+			flood["lost"], flood["capture_bytes"] / (flood["records"] ? flood["records"] : 1),
+			flood["recorder_rss_kb"] / 1024
+}' "$out/guest.txt"
+echo
+echo "raw figures: $out/guest.txt"
