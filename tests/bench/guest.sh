@@ -3,24 +3,28 @@
 # Runs in the VM that tests/bench/run.sh boots with instruction-counted time.
 # The cost of tracing the same scheduler tracepoints with ftrace, perf and
 # ktprof on `perf bench sched pipe`, in interleaved rounds, then the record
-# rate ktprof record sustains under `perf bench sched messaging`.
+# rate ktprof record sustains under an unpinned pipe flood.
 # Prints "key value" lines; run.sh turns them into the report.
 #
-# usage: guest.sh OUTDIR   (ROUNDS, LOOPS, MSG_LOOPS from the environment)
+# usage: guest.sh OUTDIR   (ROUNDS, LOOPS, FLOOD_LOOPS from the environment)
 . "$(dirname "$0")/../vm/lib.sh"
 out=$1
 ROUNDS=${ROUNDS:-5}
-LOOPS=${LOOPS:-3000}
-MSG_LOOPS=${MSG_LOOPS:-100}
+LOOPS=${LOOPS:-10000}
+FLOOD_LOOPS=${FLOOD_LOOPS:-50000}
+tmp=${TMPDIR:-/tmp}	# perf cannot mmap its output on 9p
 TP=/sys/kernel/tracing
 # ktprof's "sched" group, tracepoint for tracepoint.
 TPS="sched_switch sched_waking sched_wakeup_new sched_migrate_task
      sched_process_fork sched_process_exec sched_process_exit sched_process_free"
 KTP_TYPES="sched_switch sched_waking sched_migrate fork exec exit free"
 
+# Both ends on CPU 1: the same switches every run, CPU 0 free for readers.
+PIPE=(taskset -c 1 perf bench sched pipe -l "$LOOPS")
+
 # usecs per pipe round trip, from perf bench's own clock (guest time).
 pipe_bench() {
-	perf bench sched pipe -l "$LOOPS" 2>/dev/null | awk '/usecs\/op/ { print $1 }'
+	"${PIPE[@]}" 2>/dev/null | awk '/usecs\/op/ { print $1 }'
 }
 
 # Each tracer prints "USECS_PER_OP EVENTS BYTES".
@@ -45,11 +49,11 @@ run_ftrace() {
 run_perf() {
 	local args=() e t n
 	for e in $TPS; do args+=(-e "sched:$e"); done
-	perf record -a -o "$out/perf.data" "${args[@]}" -- \
-		perf bench sched pipe -l "$LOOPS" >"$out/perf.out" 2>"$out/perf.err"
+	perf record -a -o "$tmp/perf.data" "${args[@]}" -- "${PIPE[@]}" \
+		>"$out/perf.out" 2>"$out/perf.err" || fail "perf record: $(cat "$out/perf.err")"
 	t=$(awk '/usecs\/op/ { print $1 }' "$out/perf.out")
 	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
-	echo "$t ${n:-0} $(stat -c %s "$out/perf.data")"
+	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
 }
 
 # Buffer only, like ftrace: the session runs, nothing reads until the end.
@@ -71,13 +75,13 @@ ktprof_events() {
 # The recorder as users run it: reader threads, compression, capture file.
 run_record() {
 	local t
-	"$KTPROF" record -q -e sched -S none --no-snapshots -o "$out/rec.ktp" -- \
-		perf bench sched pipe -l "$LOOPS" >"$out/rec.out" 2>"$out/rec.err" ||
+	"$KTPROF" record -q -e sched -S none --no-snapshots -o "$tmp/rec.ktp" -- \
+		"${PIPE[@]}" >"$out/rec.out" 2>"$out/rec.err" ||
 		fail "ktprof record: $(cat "$out/rec.err")"
 	t=$(awk '/usecs\/op/ { print $1 }' "$out/rec.out")
-	"$KTPROF" dump --json "$out/rec.ktp" >"$out/rec.json" 2>/dev/null
-	echo "$t $(grep -cE '"type":"(sched_switch|sched_waking|sched_migrate|fork|exec|exit|free)"' \
-		"$out/rec.json") $(stat -c %s "$out/rec.ktp")"
+	echo "$t $("$KTPROF" dump --json "$tmp/rec.ktp" 2>/dev/null |
+		grep -cE '"type":"(sched_switch|sched_waking|sched_migrate|fork|exec|exit|free)"') \
+		$(stat -c %s "$tmp/rec.ktp")"
 }
 
 [ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
@@ -87,30 +91,28 @@ perf bench sched pipe -l 100 >/dev/null 2>&1 || fail "perf bench does not run in
 load_module events=sched samples=none
 pipe_bench >/dev/null	# warm caches and the page cache once
 
-# Interleaved rounds: host noise hits every tracer alike.
+# Interleaved rounds: drift in the guest hits every tracer alike.
 for round in $(seq "$ROUNDS"); do
-	for tracer in none ftrace perf ktprof; do
-		echo "pipe $tracer $(run_${tracer})"
+	for tracer in none ftrace perf ktprof record; do
+		line=$(run_${tracer})
+		[ "$(echo "$line" | wc -w)" = 3 ] || fail "$tracer round $round: '$line'"
+		echo "pipe $tracer $line"
 	done
 done
-unload_module
 
-for round in $(seq "$ROUNDS"); do
-	echo "pipe record $(run_record)"
-done
-
-# Sustained rate: ktprof record at its defaults under a messaging flood.
+# Sustained rate: ktprof record at its defaults, a pipe flood on both CPUs.
 /usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" record -q -e sched -S none \
-	--load "$KTPROF_KO" -o "$out/flood.ktp" -- \
-	perf bench sched messaging -l "$MSG_LOOPS" >/dev/null 2>"$out/flood.err" ||
-	fail "flood record: $(cat "$out/flood.err")"
-read -r secs rss_kb <"$out/time"
-"$KTPROF" info "$out/flood.ktp" >"$out/flood.info"
+	-o "$tmp/flood.ktp" -- perf bench sched pipe -l "$FLOOD_LOOPS" \
+	>"$out/flood.out" 2>"$out/flood.err" || fail "flood record: $(cat "$out/flood.err")"
+unload_module
+read -r _ rss_kb <"$out/time"
+secs=$(awk '/Total time:/ { print $3 }' "$out/flood.out")
+"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
 records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
 	on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' "$out/flood.info")
 echo "flood seconds $secs"
 echo "flood records $records"
 echo "flood lost $(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")"
-echo "flood capture_bytes $(stat -c %s "$out/flood.ktp")"
+echo "flood capture_bytes $(stat -c %s "$tmp/flood.ktp")"
 echo "flood recorder_rss_kb $rss_kb"
 echo "done"

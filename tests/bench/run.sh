@@ -8,11 +8,11 @@
 #         traced by ftrace, perf record and ktprof on perf bench sched
 #         pipe, interleaved rounds, medians: overhead per event and its
 #         ratio to ftrace's, bytes per event; then ktprof record under a
-#         messaging flood: records/s, loss, recorder peak RSS.
+#         pipe flood on both CPUs: records/s, loss, recorder peak RSS.
 # Figures go to stdout and build/bench/results.txt. Nothing is asserted:
 # TCG timing is a measurement, not a test.
 #
-# usage: tests/bench/run.sh [--host-only]   (ROUNDS, LOOPS, MSG_LOOPS)
+# usage: tests/bench/run.sh [--host-only]   (ROUNDS, LOOPS, FLOOD_LOOPS)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
@@ -47,47 +47,11 @@ rm -f "$out/syn.ktp" "$out/syn.pftrace"
 echo
 echo "== tracing overhead (VM: Debian 6.12, 2 CPUs, -icount: 1 guest ns = 1 instruction)"
 "$top/scripts/vm-run" --kernel 6.12 --cpus 2 --icount --timeout 3000 --out "$out/vm" -- \
-	env ROUNDS="${ROUNDS:-5}" LOOPS="${LOOPS:-3000}" MSG_LOOPS="${MSG_LOOPS:-100}" \
+	env ROUNDS="${ROUNDS:-5}" LOOPS="${LOOPS:-10000}" FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
 	KTPROF_TEST_OUT="$out/vm" "$top/tests/bench/guest.sh" "$out/vm" >"$out/guest.txt" ||
 	{ echo "bench: the VM run failed; see $out/vm/console.log" >&2; tail -5 "$out/guest.txt" >&2; exit 1; }
 grep -q '^done$' "$out/guest.txt" || { echo "bench: the guest did not finish" >&2; exit 1; }
 
-awk -v loops="${LOOPS:-3000}" '
-function median(list, n,   a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-$1 == "pipe" { us[$2] = us[$2] " " $3; ev[$2] = ev[$2] " " $4; by[$2] = by[$2] " " $5; seen[$2] = 1 }
-$1 == "flood" { flood[$2] = $3 }
-END {
-	base = median(us["none"])
-	printf "perf bench sched pipe -l %d, medians of %d rounds; baseline %.2f us/op\n",
-		loops, split(us["none"], x, " "), base
-	printf "%-22s %9s %10s %11s %10s %9s\n", "tracer", "us/op", "events/op", "ns/event",
-		"vs ftrace", "B/event"
-	split("ftrace perf ktprof record", order, " ")
-	label["ftrace"] = "ftrace (tracefs)"; label["perf"] = "perf record -a"
-	label["ktprof"] = "ktprof (buffer only)"; label["record"] = "ktprof record"
-	for (i = 1; i <= 4; i++) {
-		k = order[i]
-		if (!seen[k])
-			continue
-		t = median(us[k]); e = median(ev[k]) / loops
-		cost[k] = e > 0 ? (t - base) * 1000 / e : 0
-		printf "%-22s %9.2f %10.2f %11.0f %10s %9.1f\n", label[k], t, e, cost[k],
-			cost["ftrace"] > 0 ? sprintf("%.2fx", cost[k] / cost["ftrace"]) : "-",
-			median(ev[k]) > 0 ? median(by[k]) / median(ev[k]) : 0
-	}
-	if (flood["seconds"] > 0)
-		printf "\nktprof record under perf bench sched messaging: %d records in %.1f s " \
-		       "(%.0f records/s guest time), %d lost, capture %.1f B/record, " \
-		       "recorder peak RSS %.1f MB\n",
-			flood["records"], flood["seconds"], flood["records"] / flood["seconds"],
-			flood["lost"], flood["capture_bytes"] / (flood["records"] ? flood["records"] : 1),
-			flood["recorder_rss_kb"] / 1024
-}' "$out/guest.txt"
+awk -v loops="${LOOPS:-10000}" -f "$top/tests/bench/summarize.awk" "$out/guest.txt"
 echo
 echo "raw figures: $out/guest.txt"
