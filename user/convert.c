@@ -12,7 +12,6 @@
 #include "convert.h"
 #include "record-fields.h"
 
-
 uint32_t convert_current(const struct convert_ctx *c, uint32_t cpu)
 {
 	return cpu < c->nr_cpus ? c->cpu_current[cpu] : CONVERT_PID_UNKNOWN;

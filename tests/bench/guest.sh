@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs in the VM that tests/bench/run.sh boots with instruction-counted time.
-# The cost of tracing the same scheduler tracepoints with ftrace, perf and
-# ktprof on `perf bench sched pipe`, in interleaved rounds, then the record
-# rate ktprof record sustains under an unpinned pipe flood.
-# Prints "key value" lines; run.sh turns them into the report.
+# Runs in the VMs that tests/bench/run.sh boots with instruction-counted
+# time. Prints "key value" lines; run.sh turns them into the report.
 #
-# usage: guest.sh OUTDIR   (ROUNDS, LOOPS, FLOOD_LOOPS from the environment)
+#   overhead  (1 vCPU: the clock counts only the instructions of the CPU
+#             that runs the benchmark, readers included) the cost of tracing
+#             the same scheduler tracepoints with ftrace, perf and ktprof on
+#             perf bench sched pipe, interleaved rounds; then ktprof's write
+#             path alone (selftest records)
+#   flood     (2 vCPUs) the record rate ktprof record sustains at its
+#             defaults under an unpinned pipe flood, its loss and memory
+#
+# usage: guest.sh overhead|flood OUTDIR   (ROUNDS, LOOPS, FLOOD_LOOPS,
+#        SELFTEST_N from the environment)
 . "$(dirname "$0")/../vm/lib.sh"
-out=$1
+mode=$1
+out=$2
 ROUNDS=${ROUNDS:-5}
 LOOPS=${LOOPS:-10000}
 FLOOD_LOOPS=${FLOOD_LOOPS:-50000}
+SELFTEST_N=${SELFTEST_N:-400000}
 tmp=${TMPDIR:-/tmp}	# perf cannot mmap its output on 9p
 TP=/sys/kernel/tracing
 # ktprof's "sched" group, tracepoint for tracepoint.
 TPS="sched_switch sched_waking sched_wakeup_new sched_migrate_task
      sched_process_fork sched_process_exec sched_process_exit sched_process_free"
 KTP_TYPES="sched_switch sched_waking sched_migrate fork exec exit free"
-
-# Both ends on CPU 1: the same switches every run, CPU 0 free for readers.
-PIPE=(taskset -c 1 perf bench sched pipe -l "$LOOPS")
+PIPE=(perf bench sched pipe -l "$LOOPS")
 
 # usecs per pipe round trip, from perf bench's own clock (guest time).
 pipe_bench() {
@@ -84,35 +90,64 @@ run_record() {
 		$(stat -c %s "$tmp/rec.ktp")"
 }
 
-[ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
-echo 16384 >"$TP/buffer_size_kb"	# no ftrace overruns at these sizes
-echo boot >"$TP/trace_clock"
-perf bench sched pipe -l 100 >/dev/null 2>&1 || fail "perf bench does not run in the guest"
-load_module events=sched samples=none
-pipe_bench >/dev/null	# warm caches and the page cache once
+# The write path alone: N selftest records (reserve, fill, commit) in a
+# loop, less the same command writing none.
+selftest_ns() {
+	local t0 t1
+	ctl start
+	t0=$(date +%s%N)
+	sh -c "echo $1 >$KTPROF_DBG/selftest"
+	t1=$(date +%s%N)
+	ctl stop
+	grep -q "written=$1 " "$KTPROF_DBG/selftest" || fail "selftest: $(cat "$KTPROF_DBG/selftest")"
+	echo $((t1 - t0))
+}
 
-# Interleaved rounds: drift in the guest hits every tracer alike.
-for round in $(seq "$ROUNDS"); do
-	for tracer in none ftrace perf ktprof record; do
-		line=$(run_${tracer})
-		[ "$(echo "$line" | wc -w)" = 3 ] || fail "$tracer round $round: '$line'"
-		echo "pipe $tracer $line"
+overhead() {
+	local round tracer line
+	[ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
+	echo 16384 >"$TP/buffer_size_kb"	# no ftrace overruns at these sizes
+	echo boot >"$TP/trace_clock"
+	perf bench sched pipe -l 100 >/dev/null 2>&1 || fail "perf bench does not run in the guest"
+	# 16 MiB per CPU: room for the selftest burst; costs nothing per event.
+	load_module events=sched samples=none n_subbufs=64
+	pipe_bench >/dev/null	# warm the page cache once
+	# Interleaved rounds: drift in the guest hits every tracer alike.
+	for round in $(seq "$ROUNDS"); do
+		for tracer in none ftrace perf ktprof record; do
+			line=$(run_${tracer})
+			[ "$(echo "$line" | wc -w)" = 3 ] || fail "$tracer round $round: '$line'"
+			echo "pipe $tracer $line"
+		done
 	done
-done
+	for round in $(seq "$ROUNDS"); do
+		echo "selftest $SELFTEST_N $(selftest_ns "$SELFTEST_N") $(selftest_ns 0)"
+	done
+	unload_module
+}
 
-# Sustained rate: ktprof record at its defaults, a pipe flood on both CPUs.
-/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" record -q -e sched -S none \
-	-o "$tmp/flood.ktp" -- perf bench sched pipe -l "$FLOOD_LOOPS" \
-	>"$out/flood.out" 2>"$out/flood.err" || fail "flood record: $(cat "$out/flood.err")"
-unload_module
-read -r _ rss_kb <"$out/time"
-secs=$(awk '/Total time:/ { print $3 }' "$out/flood.out")
-"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
-records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
-	on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' "$out/flood.info")
-echo "flood seconds $secs"
-echo "flood records $records"
-echo "flood lost $(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")"
-echo "flood capture_bytes $(stat -c %s "$tmp/flood.ktp")"
-echo "flood recorder_rss_kb $rss_kb"
+# ktprof record at its defaults, a pipe flood on both CPUs.
+flood() {
+	local secs rss_kb records
+	load_module
+	/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" record -q -e sched -S none \
+		-o "$tmp/flood.ktp" -- perf bench sched pipe -l "$FLOOD_LOOPS" \
+		>"$out/flood.out" 2>"$out/flood.err" || fail "flood record: $(cat "$out/flood.err")"
+	unload_module
+	read -r _ rss_kb <"$out/time"
+	secs=$(awk '/Total time:/ { print $3 }' "$out/flood.out")
+	"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
+	records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
+		on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' "$out/flood.info")
+	echo "flood seconds $secs"
+	echo "flood records $records"
+	echo "flood lost $(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")"
+	echo "flood capture_bytes $(stat -c %s "$tmp/flood.ktp")"
+	echo "flood recorder_rss_kb $rss_kb"
+}
+
+case "$mode" in
+overhead|flood) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood OUTDIR" ;;
+esac
 echo "done"
