@@ -32,6 +32,7 @@ run_suite() {
 		for t in tests/cli/t-*.sh; do
 			[ -e "$t" ] || continue
 			if out=$(bash "$t" 2>&1); then
+				printf '%s\n' "$out" | grep '^notice:' | sort -u
 				echo "PASS cli/$(basename "$t" .sh | sed 's/^t-//')"
 			else
 				echo "FAIL cli/$(basename "$t" .sh | sed 's/^t-//')"

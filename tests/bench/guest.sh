@@ -5,9 +5,12 @@
 #
 #   overhead  (1 vCPU: the clock counts only the instructions of the CPU
 #             that runs the benchmark, readers included) the cost of tracing
-#             the same scheduler tracepoints with ftrace, perf and ktprof on
-#             perf bench sched pipe, interleaved rounds; then ktprof's write
-#             path alone (selftest records)
+#             the same scheduler tracepoints with ftrace, perf and ktprof,
+#             interleaved rounds, on two workloads: yield-pingpong (exactly
+#             one sched_switch per op, so rounds repeat closely) and perf
+#             bench sched pipe (switches and wakings, but the scheduler's
+#             choices vary the events per op between runs); then ktprof's
+#             write path alone (selftest records)
 #   flood     (2 vCPUs) the record rate ktprof record sustains at its
 #             defaults under an unpinned pipe flood, its loss and memory
 #
@@ -26,16 +29,23 @@ TP=/sys/kernel/tracing
 TPS="sched_switch sched_waking sched_wakeup_new sched_migrate_task
      sched_process_fork sched_process_exec sched_process_exit sched_process_free"
 KTP_TYPES="sched_switch sched_waking sched_migrate fork exec exit free"
+YIELDS=${YIELDS:-50000}
 PIPE=(perf bench sched pipe -l "$LOOPS")
+YIELD=("$WORKLOADS/yield-pingpong" -n "$YIELDS")
+WL=("${PIPE[@]}")
 
-# usecs per pipe round trip, from perf bench's own clock (guest time).
-pipe_bench() {
-	"${PIPE[@]}" 2>/dev/null | awk '/usecs\/op/ { print $1 }'
+# ns per op of the workload's output (guest time).
+ns_per_op() {
+	awk '/ns\/switch/ { print $1 } /usecs\/op/ { print $1 * 1000 }'
+}
+
+run_workload() {
+	"${WL[@]}" 2>/dev/null | ns_per_op
 }
 
 # Each tracer prints "USECS_PER_OP EVENTS BYTES".
 run_none() {
-	echo "$(pipe_bench) 0 0"
+	echo "$(run_workload) 0 0"
 }
 
 run_ftrace() {
@@ -44,7 +54,7 @@ run_ftrace() {
 	: >"$TP/trace"
 	for e in $TPS; do echo 1 >"$TP/events/sched/$e/enable"; done
 	echo 1 >"$TP/tracing_on"
-	t=$(pipe_bench)
+	t=$(run_workload)
 	echo 0 >"$TP/tracing_on"
 	for e in $TPS; do echo 0 >"$TP/events/sched/$e/enable"; done
 	echo "$t $(cat "$TP"/per_cpu/cpu*/stats |
@@ -55,9 +65,9 @@ run_ftrace() {
 run_perf() {
 	local args=() e t n
 	for e in $TPS; do args+=(-e "sched:$e"); done
-	perf record -a -o "$tmp/perf.data" "${args[@]}" -- "${PIPE[@]}" \
+	perf record -a -o "$tmp/perf.data" "${args[@]}" -- "${WL[@]}" \
 		>"$out/perf.out" 2>"$out/perf.err" || fail "perf record: $(cat "$out/perf.err")"
-	t=$(awk '/usecs\/op/ { print $1 }' "$out/perf.out")
+	t=$(ns_per_op <"$out/perf.out")
 	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
 	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
 }
@@ -66,7 +76,7 @@ run_perf() {
 run_ktprof() {
 	local t
 	ctl start
-	t=$(pipe_bench)
+	t=$(run_workload)
 	ctl stop
 	echo "$t $(ktprof_events) $(sed -n 's/^total records=[0-9]* bytes=\([0-9]*\).*/\1/p' "$KTPROF_DBG/stats")"
 }
@@ -82,9 +92,9 @@ ktprof_events() {
 run_record() {
 	local t
 	"$KTPROF" record -q -e sched -S none --no-snapshots -o "$tmp/rec.ktp" -- \
-		"${PIPE[@]}" >"$out/rec.out" 2>"$out/rec.err" ||
+		"${WL[@]}" >"$out/rec.out" 2>"$out/rec.err" ||
 		fail "ktprof record: $(cat "$out/rec.err")"
-	t=$(awk '/usecs\/op/ { print $1 }' "$out/rec.out")
+	t=$(ns_per_op <"$out/rec.out")
 	echo "$t $("$KTPROF" dump --json "$tmp/rec.ktp" 2>/dev/null |
 		grep -cE '"type":"(sched_switch|sched_waking|sched_migrate|fork|exec|exit|free)"') \
 		$(stat -c %s "$tmp/rec.ktp")"
@@ -104,20 +114,25 @@ selftest_ns() {
 }
 
 overhead() {
-	local round tracer line
+	local round tracer line wl
 	[ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
 	echo 16384 >"$TP/buffer_size_kb"	# no ftrace overruns at these sizes
 	echo boot >"$TP/trace_clock"
 	perf bench sched pipe -l 100 >/dev/null 2>&1 || fail "perf bench does not run in the guest"
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us	# no RT throttling mid-run
+	"${YIELD[@]}" -n 100 >/dev/null || fail "yield-pingpong does not run"
 	# 16 MiB per CPU: room for the selftest burst; costs nothing per event.
 	load_module events=sched samples=none n_subbufs=64
-	pipe_bench >/dev/null	# warm the page cache once
 	# Interleaved rounds: drift in the guest hits every tracer alike.
-	for round in $(seq "$ROUNDS"); do
-		for tracer in none ftrace perf ktprof record; do
-			line=$(run_${tracer})
-			[ "$(echo "$line" | wc -w)" = 3 ] || fail "$tracer round $round: '$line'"
-			echo "pipe $tracer $line"
+	for wl in yield pipe; do
+		if [ $wl = yield ]; then WL=("${YIELD[@]}"); else WL=("${PIPE[@]}"); fi
+		run_workload >/dev/null	# warm the page cache once
+		for round in $(seq "$ROUNDS"); do
+			for tracer in none ftrace perf ktprof record; do
+				line=$(run_${tracer})
+				[ "$(echo "$line" | wc -w)" = 3 ] || fail "$wl $tracer round $round: '$line'"
+				echo "$wl $tracer $line"
+			done
 		done
 	done
 	for round in $(seq "$ROUNDS"); do

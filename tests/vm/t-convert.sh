@@ -8,7 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 FACTS="/usr/bin/python3 $KTPROF_TOP/tests/lib/trace_facts.py"
-SHARED=$KTPROF_TOP/../shared/perfetto
 
 "$KTPROF" record -q --load "$KTPROF_KO" -o "$out/rec.ktp" -- sh -c "
 	'$WORKLOADS/sched-mix' -r 2000 -t 300 >'$out/mix.pids' &&
@@ -17,14 +16,7 @@ SHARED=$KTPROF_TOP/../shared/perfetto
 "$KTPROF" convert -o "$out/rec.pftrace" "$out/rec.ktp" 2>"$out/convert.err" ||
 	fail "convert failed: $(cat "$out/convert.err")"
 cat "$out/convert.err"
-if [ -f "$SHARED/check_trace.py" ]; then
-	/usr/bin/python3 "$SHARED/check_trace.py" "$out/rec.pftrace" >"$out/check.txt" 2>&1 ||
-		fail "check_trace: $(tail -5 "$out/check.txt")"
-	tail -1 "$out/check.txt"
-else
-	echo "notice: $SHARED absent: check_trace.py not applied"
-fi
-
+"$KTPROF_TOP/tests/lib/validate-trace.sh" "$out/rec.pftrace" || fail "the trace is not valid"
 "$KTPROF" dump --json "$out/rec.ktp" >"$out/rec.json" || fail "dump failed"
 $FACTS dump "$out/rec.json" >"$out/want"
 $FACTS trace "$out/rec.pftrace" >"$out/facts"
