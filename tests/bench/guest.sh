@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs in the VMs that tests/bench/run.sh boots with instruction-counted
-# time. Prints "key value" lines; run.sh turns them into the report.
+# time. Prints lines for tests/bench/summarize.awk.
 #
 #   overhead  (1 vCPU: the clock counts only the instructions of the CPU
-#             that runs the benchmark, readers included) the cost of tracing
-#             the same scheduler tracepoints with ftrace, perf and ktprof,
-#             interleaved rounds, on two workloads: yield-pingpong (exactly
-#             one sched_switch per op, so rounds repeat closely) and perf
-#             bench sched pipe (switches and wakings, but the scheduler's
-#             choices vary the events per op between runs); then ktprof's
-#             write path alone (selftest records)
-#   flood     (2 vCPUs) the record rate ktprof record sustains at its
-#             defaults under an unpinned pipe flood, its loss and memory
+#             that runs the benchmark) the cost of tracing the same
+#             scheduler tracepoints with ftrace, perf and ktprof, in
+#             interleaved rounds, on tests/workloads/handoff: two SCHED_FIFO
+#             threads handing one CPU to each other, so every run repeats
+#             the same events (yield: a switch per handoff; futex: a waking
+#             and a switch). The threads starve every reader, so each
+#             tracer buffers the whole run: ftrace and ktprof 16 MiB per
+#             CPU, perf 64 MiB (its records are 112-128 bytes); none loses
+#             events. Then ktprof's write path alone (selftest records).
+#   flood     (2 vCPUs) ktprof record at its defaults under 1, 2 and 4
+#             concurrent perf bench sched pipe floods: records/s, loss,
+#             recorder memory.
 #
-# usage: guest.sh overhead|flood OUTDIR   (ROUNDS, LOOPS, FLOOD_LOOPS,
-#        SELFTEST_N from the environment)
+# usage: guest.sh overhead|flood OUTDIR
+#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N)
 . "$(dirname "$0")/../vm/lib.sh"
 mode=$1
 out=$2
 ROUNDS=${ROUNDS:-5}
-LOOPS=${LOOPS:-10000}
+HANDOFFS=${HANDOFFS:-50000}
 FLOOD_LOOPS=${FLOOD_LOOPS:-50000}
 SELFTEST_N=${SELFTEST_N:-400000}
 tmp=${TMPDIR:-/tmp}	# perf cannot mmap its output on 9p
@@ -29,21 +32,14 @@ TP=/sys/kernel/tracing
 TPS="sched_switch sched_waking sched_wakeup_new sched_migrate_task
      sched_process_fork sched_process_exec sched_process_exit sched_process_free"
 KTP_TYPES="sched_switch sched_waking sched_migrate fork exec exit free"
-YIELDS=${YIELDS:-50000}
-PIPE=(perf bench sched pipe -l "$LOOPS")
-YIELD=("$WORKLOADS/yield-pingpong" -n "$YIELDS")
-WL=("${PIPE[@]}")
+WL=()	# the workload of the current rounds
 
-# ns per op of the workload's output (guest time).
-ns_per_op() {
-	awk '/ns\/switch/ { print $1 } /usecs\/op/ { print $1 * 1000 }'
-}
-
+# ns per handoff, from the workload's own clock (guest time).
 run_workload() {
-	"${WL[@]}" 2>/dev/null | ns_per_op
+	"${WL[@]}" 2>/dev/null | awk '/ns\/handoff/ { print $1 }'
 }
 
-# Each tracer prints "USECS_PER_OP EVENTS BYTES".
+# Each tracer prints "NS_PER_HANDOFF EVENTS BYTES".
 run_none() {
 	echo "$(run_workload) 0 0"
 }
@@ -65,9 +61,9 @@ run_ftrace() {
 run_perf() {
 	local args=() e t n
 	for e in $TPS; do args+=(-e "sched:$e"); done
-	perf record -a -o "$tmp/perf.data" "${args[@]}" -- "${WL[@]}" \
+	perf record -a -m 64M -o "$tmp/perf.data" "${args[@]}" -- "${WL[@]}" \
 		>"$out/perf.out" 2>"$out/perf.err" || fail "perf record: $(cat "$out/perf.err")"
-	t=$(ns_per_op <"$out/perf.out")
+	t=$(awk '/ns\/handoff/ { print $1 }' "$out/perf.out")
 	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
 	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
 }
@@ -90,48 +86,50 @@ ktprof_events() {
 
 # The recorder as users run it: reader threads, compression, capture file.
 run_record() {
-	local t
-	"$KTPROF" record -q -e sched -S none --no-snapshots -o "$tmp/rec.ktp" -- \
+	local t n
+	"$KTPROF" record -q -e sched -S none -b 16M --no-snapshots -o "$tmp/rec.ktp" -- \
 		"${WL[@]}" >"$out/rec.out" 2>"$out/rec.err" ||
 		fail "ktprof record: $(cat "$out/rec.err")"
-	t=$(ns_per_op <"$out/rec.out")
-	echo "$t $("$KTPROF" dump --json "$tmp/rec.ktp" 2>/dev/null |
-		grep -cE '"type":"(sched_switch|sched_waking|sched_migrate|fork|exec|exit|free)"') \
-		$(stat -c %s "$tmp/rec.ktp")"
+	t=$(awk '/ns\/handoff/ { print $1 }' "$out/rec.out")
+	n=$("$KTPROF" dump --json "$tmp/rec.ktp" 2>/dev/null |
+		grep -cE '"type":"(sched_switch|sched_waking|sched_migrate|fork|exec|exit|free)"')
+	echo "$t $n $(stat -c %s "$tmp/rec.ktp")"
 }
 
-# The write path alone: N selftest records (reserve, fill, commit) in a
-# loop, less the same command writing none.
+# ns for writing N selftest records from this shell (no fork or exec on
+# the clock: those wait on 9p, and idle time jumps under -icount).
 selftest_ns() {
 	local t0 t1
 	ctl start
-	t0=$(date +%s%N)
-	sh -c "echo $1 >$KTPROF_DBG/selftest"
-	t1=$(date +%s%N)
+	t0=$EPOCHREALTIME
+	echo "$1" >"$KTPROF_DBG/selftest"
+	t1=$EPOCHREALTIME
 	ctl stop
 	grep -q "written=$1 " "$KTPROF_DBG/selftest" || fail "selftest: $(cat "$KTPROF_DBG/selftest")"
-	echo $((t1 - t0))
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f\n", (b - a) * 1e9 }'
 }
 
 overhead() {
-	local round tracer line wl
+	local mode round tracer line
 	[ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
-	echo 16384 >"$TP/buffer_size_kb"	# no ftrace overruns at these sizes
+	echo 16384 >"$TP/buffer_size_kb"
 	echo boot >"$TP/trace_clock"
-	perf bench sched pipe -l 100 >/dev/null 2>&1 || fail "perf bench does not run in the guest"
 	echo -1 >/proc/sys/kernel/sched_rt_runtime_us	# no RT throttling mid-run
-	"${YIELD[@]}" -n 100 >/dev/null || fail "yield-pingpong does not run"
-	# 16 MiB per CPU: room for the selftest burst; costs nothing per event.
+	"$WORKLOADS/handoff" -n 10 >/dev/null || fail "handoff does not run"
+	perf record -o "$tmp/perf.data" -e sched:sched_switch -- true 2>/dev/null ||
+		fail "perf record does not run in the guest"
+	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
-	# Interleaved rounds: drift in the guest hits every tracer alike.
-	for wl in yield pipe; do
-		if [ $wl = yield ]; then WL=("${YIELD[@]}"); else WL=("${PIPE[@]}"); fi
+	for mode in yield futex; do
+		WL=("$WORKLOADS/handoff" -m "$mode" -n "$HANDOFFS")
 		run_workload >/dev/null	# warm the page cache once
+		# Interleaved rounds: drift in the guest hits every tracer alike.
 		for round in $(seq "$ROUNDS"); do
 			for tracer in none ftrace perf ktprof record; do
 				line=$(run_${tracer})
-				[ "$(echo "$line" | wc -w)" = 3 ] || fail "$wl $tracer round $round: '$line'"
-				echo "$wl $tracer $line"
+				[ "$(echo "$line" | wc -w)" = 3 ] ||
+					fail "$mode $tracer round $round: '$line'"
+				echo "$mode $tracer $line"
 			done
 		done
 	done
@@ -141,24 +139,29 @@ overhead() {
 	unload_module
 }
 
-# ktprof record at its defaults, a pipe flood on both CPUs.
+# ktprof record at its defaults under P concurrent pipe floods.
 flood() {
-	local secs rss_kb records
+	local p i secs rss_kb records lost
 	load_module
-	/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" record -q -e sched -S none \
-		-o "$tmp/flood.ktp" -- perf bench sched pipe -l "$FLOOD_LOOPS" \
-		>"$out/flood.out" 2>"$out/flood.err" || fail "flood record: $(cat "$out/flood.err")"
+	for p in 1 2 4; do
+		/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" record -q -e sched -S none \
+			-o "$tmp/flood.ktp" -- sh -c "
+			for i in \$(seq $p); do
+				perf bench sched pipe -l $FLOOD_LOOPS >'$out/flood.\$i.out' &
+			done
+			wait" 2>"$out/flood.err" || fail "flood record: $(cat "$out/flood.err")"
+		read -r _ rss_kb <"$out/time"
+		# The floods ran side by side: the longest one is their span.
+		secs=$(cat "$out"/flood.*.out | awk '/Total time:/ && $3 > s { s = $3 } END { print s }')
+		rm -f "$out"/flood.*.out
+		"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
+		records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
+			on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' \
+			"$out/flood.info")
+		lost=$(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")
+		echo "flood $p $secs $records ${lost:-0} $(stat -c %s "$tmp/flood.ktp") $rss_kb"
+	done
 	unload_module
-	read -r _ rss_kb <"$out/time"
-	secs=$(awk '/Total time:/ { print $3 }' "$out/flood.out")
-	"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
-	records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
-		on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' "$out/flood.info")
-	echo "flood seconds $secs"
-	echo "flood records $records"
-	echo "flood lost $(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")"
-	echo "flood capture_bytes $(stat -c %s "$tmp/flood.ktp")"
-	echo "flood recorder_rss_kb $rss_kb"
 }
 
 case "$mode" in

@@ -5,16 +5,17 @@
 #         bytes per record in the capture and in the trace
 #   VM    (Debian 6.12, instruction-counted time, see
 #         ../shared/design/MEASURING.md) on 1 vCPU, the same scheduler
-#         tracepoints traced by ftrace, perf record and ktprof on perf
-#         bench sched pipe, interleaved rounds, medians: overhead per event
-#         and its ratio to ftrace's, bytes per event, and ktprof's write
-#         path alone; on 2 vCPUs, ktprof record under a pipe flood:
-#         records/s, loss, recorder peak RSS (tests/bench/guest.sh)
+#         tracepoints traced by ftrace, perf record and ktprof on a
+#         workload with fixed events per op (tests/workloads/handoff),
+#         interleaved rounds, medians: overhead per event and its ratio to
+#         ftrace's, bytes per event, and ktprof's write path alone; on 2
+#         vCPUs, ktprof record under 1, 2, 4 pipe floods: records/s, loss,
+#         recorder peak RSS, the highest lossless rate (tests/bench/guest.sh)
 # Figures go to stdout and build/bench/results.txt. Nothing is asserted:
 # TCG timing is a measurement, not a test.
 #
 # usage: tests/bench/run.sh [--host-only]
-#        (environment: ROUNDS, LOOPS, YIELDS, FLOOD_LOOPS, SELFTEST_N)
+#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
@@ -53,8 +54,7 @@ done
 echo
 guest() {	# MODE CPUS
 	"$top/scripts/vm-run" --kernel 6.12 --cpus "$2" --icount --timeout 3000 --out "$out/$1" -- \
-		env ROUNDS="${ROUNDS:-5}" LOOPS="${LOOPS:-10000}" YIELDS="${YIELDS:-50000}" \
-		FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
+		env ROUNDS="${ROUNDS:-5}" HANDOFFS="${HANDOFFS:-50000}" FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
 		SELFTEST_N="${SELFTEST_N:-400000}" KTPROF_TEST_OUT="$out/$1" \
 		"$top/tests/bench/guest.sh" "$1" "$out/$1" >"$out/$1.txt" ||
 		{ echo "bench: the $1 VM failed; see $out/$1/console.log" >&2; tail -5 "$out/$1.txt" >&2; exit 1; }
@@ -64,6 +64,6 @@ echo "== tracing overhead (VM: Debian 6.12, 1 vCPU, -icount: 1 guest ns = 1 inst
 guest overhead 1
 guest flood 2
 cat "$out/overhead.txt" "$out/flood.txt" >"$out/guest.txt"
-awk -v loops="${LOOPS:-10000}" -v yields="${YIELDS:-50000}" -f "$top/tests/bench/summarize.awk" "$out/guest.txt"
+awk -v handoffs="${HANDOFFS:-50000}" -f "$top/tests/bench/summarize.awk" "$out/guest.txt"
 echo
 echo "raw figures: $out/guest.txt"

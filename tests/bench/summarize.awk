@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bench report from the guests' lines:
-#   WORKLOAD TRACER NS_PER_OP EVENTS BYTES     one round of one tracer
+#   MODE TRACER NS_PER_OP EVENTS BYTES         one round of one tracer
 #   selftest N NS_FOR_N NS_FOR_0               the write path alone
-#   flood KEY VALUE                            ktprof record's sustained rate
+#   flood P SECONDS RECORDS LOST BYTES RSS_KB  ktprof record, P pipe floods
 # Medians over rounds; cost per event = (median - baseline median) / events
-# per op; ratios against ftrace's cost. usage: awk -v loops=N -v yields=N
+# per op; ratios against ftrace's cost. usage: awk -v handoffs=N
 function median(list,   a, n, i, j, t) {
 	n = split(list, a, " ")
 	for (i = 1; i <= n; i++)
@@ -46,24 +46,30 @@ function table(wl, title, ops,   i, k, t, e, base, cost, ftrace) {
 		spread(ns[wl, "none"]), spread(ns[wl, "none"]) / (e > 0 ? e : 1), e
 }
 $1 == "selftest" { st_n = $2; st = st " " ($3 - $4) / $2; next }
-$1 == "flood" { flood[$2] = $3; next }
+$1 == "flood" { nflood++; fl[nflood] = $0; next }
 NF == 5 { ns[$1, $2] = ns[$1, $2] " " $3; ev[$1, $2] = ev[$1, $2] " " $4; by[$1, $2] = by[$1, $2] " " $5 }
 END {
 	split("ftrace perf ktprof record", order, " ")
 	label["ftrace"] = "ftrace (tracefs)"; label["perf"] = "perf record -a"
 	label["ktprof"] = "ktprof (buffer only)"; label["record"] = "ktprof record (1)"
-	table("yield", "yield-pingpong (1 sched_switch per op)", 2 * yields)
-	table("pipe", "perf bench sched pipe", loops)
+	table("yield", "handoff -m yield (a sched_switch per op)", 2 * handoffs)
+	table("futex", "handoff -m futex (a sched_waking and a sched_switch per op)", 2 * handoffs)
 	printf "(1) B/event of ktprof record: its zlib-compressed capture file\n"
 	if (st_n)
 		printf "\nktprof write path alone (selftest: %d records in a loop): %.1f ns/record, median of %d\n",
 			st_n, median(st), split(st, x, " ")
-	if (flood["seconds"] > 0) {
-		printf "\nktprof record (defaults, -e sched -S none) on perf bench sched pipe, 2 vCPUs:\n"
-		printf "  %d records in the %.2f s the workload ran: %.0f records/s (guest time)\n",
-			flood["records"], flood["seconds"], flood["records"] / flood["seconds"]
-		printf "  %d lost; capture %.1f bytes/record; recorder peak RSS %.1f MB\n",
-			flood["lost"], flood["capture_bytes"] / (flood["records"] ? flood["records"] : 1),
-			flood["recorder_rss_kb"] / 1024
+	if (nflood) {
+		printf "\nktprof record at its defaults (-e sched -S none), P concurrent perf bench sched pipe, 2 vCPUs:\n"
+		printf "%3s %10s %8s %12s %8s %9s %10s\n", "P", "records", "seconds", "records/s", "lost",
+			"B/record", "RSS MB"
+		for (i = 1; i <= nflood; i++) {
+			split(fl[i], f, " ")
+			rate = f[3] > 0 ? f[4] / f[3] : 0
+			printf "%3d %10d %8.2f %12.0f %8d %9.1f %10.1f\n", f[2], f[4], f[3], rate,
+				f[5], f[6] / (f[4] ? f[4] : 1), f[7] / 1024
+			if (f[5] == 0 && rate > best)
+				best = rate
+		}
+		printf "highest lossless rate: %.0f records/s (guest time)\n", best
 	}
 }
