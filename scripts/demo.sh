@@ -17,11 +17,13 @@ echo
 echo
 "$top/user/ktprof" convert -o "$out/trace.pftrace" "$out/capture.ktp"
 echo
-"$top/user/ktprof" report --profile --top 8 "$out/capture.ktp" | head -n 40
+# Through a file: head closing the pipe early would fail the demo (pipefail).
+"$top/user/ktprof" report --profile --top 8 "$out/capture.ktp" >"$out/profile.txt"
+head -n 40 "$out/profile.txt"
 echo
 echo "demo: Perfetto trace in $out/trace.pftrace"
 echo "      open it at https://ui.perfetto.dev (Open trace file), or query it"
 echo "      with trace_processor; nothing is uploaded, the UI runs locally"
-echo "demo: capture in $out/capture.ktp"
+echo "demo: capture in $out/capture.ktp, whole profile in $out/profile.txt"
 echo "      ktprof dump --symbolize $out/capture.ktp | less     every record"
 echo "      ktprof report --profile --folded $out/capture.ktp   folded stacks"
