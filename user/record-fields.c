@@ -112,6 +112,7 @@ const char *ktp_ipi_targets(const struct ktp_event *ev, char *buf, size_t len)
 	unsigned int cpu, nbits = ev->flags * 64u, start = 0;
 	const size_t ellipsis = sizeof(",...");
 	bool in_run = false;
+	uint64_t word = 0;
 	size_t off = 0;
 
 	if (len < ellipsis) {
@@ -121,10 +122,9 @@ const char *ktp_ipi_targets(const struct ktp_event *ev, char *buf, size_t len)
 	}
 	buf[0] = '\0';
 	for (cpu = 0; cpu <= nbits; cpu++) {
-		uint64_t word = 0;
 		bool set;
 
-		if (cpu < nbits)
+		if (cpu < nbits && !(cpu % 64))
 			memcpy(&word, words + 8 * (cpu / 64), 8);
 		set = cpu < nbits && (word >> (cpu % 64) & 1);
 		if (set && !in_run)

@@ -20,6 +20,7 @@
 # usage: guest.sh overhead|flood OUTDIR
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N)
 . "$(dirname "$0")/../vm/lib.sh"
+. "$(dirname "$0")/lib.sh"
 mode=$1
 out=$2
 ROUNDS=${ROUNDS:-5}
@@ -154,11 +155,8 @@ flood() {
 		# The floods ran side by side: the longest one is their span.
 		secs=$(cat "$out"/flood.*.out | awk '/Total time:/ && $3 > s { s = $3 } END { print s }')
 		rm -f "$out"/flood.*.out
-		"$KTPROF" info "$tmp/flood.ktp" >"$out/flood.info"
-		records=$(awk '/^per CPU/ { on = 1; next } on && $1 ~ /^[0-9]+$/ { n += $2 }
-			on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 } END { print n + 0 }' \
-			"$out/flood.info")
-		lost=$(sed -n 's/^lost records *\([0-9]*\).*/\1/p' "$out/flood.info")
+		records=$(capture_records "$tmp/flood.ktp")
+		lost=$("$KTPROF" info "$tmp/flood.ktp" | sed -n 's/^lost records *\([0-9]*\).*/\1/p')
 		echo "flood $p $secs $records ${lost:-0} $(stat -c %s "$tmp/flood.ktp") $rss_kb"
 	done
 	unload_module

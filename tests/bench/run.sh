@@ -24,12 +24,7 @@ rm -rf "$out"
 mkdir -p "$out"
 exec > >(tee "$out/results.txt")
 
-# Sum of the per-CPU "records" column of ktprof info.
-capture_records() {
-	"$KTPROF" info "$1" | awk '/^per CPU/ { on = 1; next }
-		on && $1 ~ /^[0-9]+$/ { n += $2 } on && $1 !~ /^[0-9]+$/ && $1 != "cpu" { on = 0 }
-		END { print n + 0 }'
-}
+. "$top/tests/bench/lib.sh"
 
 # On tmpfs when there is one: the converter's speed, not the disk's (a 10M
 # record trace is 730 MB).
