@@ -33,12 +33,19 @@ PROTOS := $(wildcard proto/*.proto)
 PROTO_C := $(patsubst proto/%.proto,$(BUILD)/proto/%.pb-c.c,$(PROTOS))
 PROTO_H := $(PROTO_C:.c=.h)
 
-# Every user/*.c except the main file is library code shared with the tests.
-LIB_SRC := $(filter-out user/ktprof.c,$(wildcard user/*.c))
+# user/ in layers (docs/design.md): everything but the commands (user/cmd/)
+# and main (user/ktprof.c) is the library, libktprof.a, which the binary,
+# the unit tests and the test tools link.
+LAYERS := util decode capture symbols perfetto report record
+LIB_SRC := $(foreach d,$(LAYERS),$(wildcard user/$(d)/*.c))
+CMD_SRC := user/ktprof.c $(wildcard user/cmd/*.c)
 LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
 	$(patsubst %.c,%.o,$(PROTO_C))
+CMD_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(CMD_SRC))
 SAN_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(LIB_SRC)) \
 	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/san/proto-%.o,$(PROTO_C))
+LIB := $(BUILD)/libktprof.a
+SAN_LIB := $(BUILD)/libktprof-san.a
 
 # Test-support code (synthetic streams), linked into unit tests and tools.
 TESTLIB_SRC := $(wildcard tests/lib/*.c)
@@ -62,8 +69,16 @@ module:
 
 user: user/ktprof
 
-user/ktprof: $(BUILD)/user/ktprof.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(USER_LIBS)
+user/ktprof: $(CMD_OBJ) $(LIB)
+	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(USER_LIBS)
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SAN_LIB): $(SAN_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
 
 $(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
 	@mkdir -p $(BUILD)/proto
@@ -73,34 +88,36 @@ $(BUILD)/proto/%.pb-c.c $(BUILD)/proto/%.pb-c.h: proto/%.proto
 $(BUILD)/proto/%.pb-c.o: $(BUILD)/proto/%.pb-c.c
 	$(CC) $(CFLAGS) -I$(BUILD)/proto -c -o $@ $<
 
-$(BUILD)/user/%.o: user/%.c $(PROTO_H) | $(BUILD)/user
+$(BUILD)/user/%.o: user/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/san/%.o: user/%.c $(PROTO_H) | $(BUILD)/san
+$(BUILD)/san/%.o: user/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/san/proto-%.o: $(BUILD)/proto/%.c
 	@mkdir -p $(BUILD)/san
 	$(CC) $(SAN_FLAGS) -I$(BUILD)/proto -c -o $@ $<
 
-$(BUILD)/san/testlib-%.o: tests/lib/%.c | $(BUILD)/san
+$(BUILD)/san/testlib-%.o: tests/lib/%.c | $(BUILD)/testlib
 	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/lib -MMD -MP -c -o $@ $<
 
 $(BUILD)/testlib/%.o: tests/lib/%.c | $(BUILD)/testlib
 	$(CC) $(USER_CFLAGS) -Itests/lib -MMD -MP -c -o $@ $<
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJ) $(SAN_TESTLIB_OBJ) | $(BUILD)/unit
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_LIB) $(SAN_TESTLIB_OBJ) | $(BUILD)/unit
 	$(CC) $(USER_CFLAGS) $(SAN_FLAGS) -Itests/unit -Itests/lib -o $@ $< \
-		$(SAN_OBJ) $(SAN_TESTLIB_OBJ) $(USER_LIBS)
+		$(SAN_TESTLIB_OBJ) $(SAN_LIB) $(USER_LIBS)
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIB_OBJ) $(TESTLIB_OBJ) | $(BUILD)/tools
-	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(LIB_OBJ) $(TESTLIB_OBJ) $(USER_LIBS)
+$(BUILD)/tools/%: tests/tools/%.c $(LIB) $(TESTLIB_OBJ) | $(BUILD)/tools
+	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(TESTLIB_OBJ) $(LIB) $(USER_LIBS)
 
 # Workloads are test subjects: frame pointers on, symbols kept.
 $(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -lpthread
 
-$(BUILD)/user $(BUILD)/san $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads $(BUILD)/testlib:
+$(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads $(BUILD)/testlib:
 	mkdir -p $@
 
 tests-bin: user $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
@@ -141,4 +158,5 @@ clean:
 
 .SECONDARY:
 
--include $(wildcard $(BUILD)/user/*.d $(BUILD)/san/*.d $(BUILD)/testlib/*.d)
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/user/*/*.d $(BUILD)/san/*.d \
+	$(BUILD)/san/*/*.d $(BUILD)/testlib/*.d)

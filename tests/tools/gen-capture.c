@@ -17,8 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "capture-meta.h"
-#include "capture-write.h"
+#include "capture/capture-meta.h"
+#include "capture/capture-write.h"
 #include "scenario.h"
 #include "stream-writer.h"
 
@@ -113,7 +113,7 @@ static int flush_cpu(struct gen_cpu *c, unsigned int cpu, struct capture_writer 
 	return ret;
 }
 
-static int write_raw_side_files(const char *dir, const struct ktp_meta *m,
+static int write_raw_side_files(const char *dir, const struct meta *m,
 				const struct gen_cpu *cpus, unsigned int n, const char *symbols)
 {
 	char path[4096], ev[64];
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 	const char *out = NULL, *dir = NULL;
 	struct capture_writer *cw = NULL;
 	struct gen_cpu *cpus;
-	struct ktp_meta m = {
+	struct meta m = {
 		.abi_major = KTP_ABI_MAJOR, .abi_minor = KTP_ABI_MINOR,
 		.kernel = "6.12.0-synthetic", .machine = "x86_64", .have_session = 1,
 		.session_id = 0x5e5510, .clock_boot = 1000000000ull,
@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 		.events = KTP_EV_ALL, .subbuf_size = 262144, .n_subbufs = 8,
 		.version = "gen", .samples = "cpu-clock@999hz",
 	};
-	struct capture_session_info info = { .meta = &m, .recorder = "gen-capture" };
+	struct capture_meta_info info = { .meta = &m, .recorder = "gen-capture" };
 	const char *symbols = kallsyms;
 	int opt, ret = 0, scenario = 0;
 
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 	cpus = calloc(ncpus, sizeof(*cpus));
 	if (out) {
 		cw = capture_writer_open(out);
-		if (!cw || capture_write_meta(cw, &info) ||
+		if (!cw || capture_meta_write(cw, &info) ||
 		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1)) {
 			perror(out);
 			return 1;

@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control-client.h"
+#include "record/control-client.h"
 
-static int report(struct ktp_ctl *c, const char *op, int ret)
+static int report(struct control_client *c, const char *op, int ret)
 {
 	if (ret) {
 		printf("%s: error %d (%s) %s\n", op, -ret, strerror(-ret),
-		       ktp_ctl_message(c));
+		       control_client_message(c));
 		return -ret;
 	}
 	printf("%s: ok\n", op);
@@ -29,29 +29,29 @@ static int report(struct ktp_ctl *c, const char *op, int ret)
 
 int main(int argc, char **argv)
 {
-	struct ktp_ctl_config cfg = { .overwrite = -1 };
-	struct ktp_cpu_stats *st;
-	struct ktp_meta m;
-	struct ktp_ctl *c;
+	struct session_config cfg = { .overwrite = -1 };
+	struct cpu_stats *st;
+	struct meta m;
+	struct control_client *c;
 	unsigned int n, i;
 	int ret;
 
 	if (argc < 2)
 		return 100;
-	c = ktp_ctl_open();
+	c = control_client_open();
 	if (!c) {
 		printf("open: error %d (%s)\n", errno, strerror(errno));
 		return errno;
 	}
 	if (!strcmp(argv[1], "meta")) {
-		ret = ktp_ctl_get_meta(c, &m);
+		ret = control_client_get_meta(c, &m);
 		if (!ret)
 			printf("abi=%u.%u kernel=%s nr_cpus=%u state=%s events=0x%x unavailable=0x%x session=%" PRIu64 "\n",
 			       m.abi_major, m.abi_minor, m.kernel, m.nr_cpus, m.state,
 			       m.events, m.events_unavailable, m.session_id);
 		ret = report(c, "meta", ret);
 	} else if (!strcmp(argv[1], "stats")) {
-		ret = ktp_ctl_get_stats(c, &st, &n);
+		ret = control_client_get_stats(c, &st, &n);
 		for (i = 0; !ret && i < n; i++)
 			printf("cpu=%u records=%" PRIu64 " bytes=%" PRIu64 " lost=%" PRIu64
 			       " samples=%" PRIu64 "\n", st[i].cpu, st[i].records,
@@ -60,9 +60,9 @@ int main(int argc, char **argv)
 			free(st);
 		ret = report(c, "stats", ret);
 	} else if (!strcmp(argv[1], "stop")) {
-		ret = report(c, "stop", ktp_ctl_stop(c));
+		ret = report(c, "stop", control_client_stop(c));
 	} else if (!strcmp(argv[1], "flush")) {
-		ret = report(c, "flush", ktp_ctl_flush(c));
+		ret = report(c, "flush", control_client_flush(c));
 	} else if (!strcmp(argv[1], "start")) {
 		for (i = 2; i < (unsigned int)argc; i++) {
 			char *v = strchr(argv[i], '=');
@@ -89,10 +89,10 @@ int main(int argc, char **argv)
 			else
 				return 100;
 		}
-		ret = report(c, "start", ktp_ctl_start(c, &cfg));
+		ret = report(c, "start", control_client_start(c, &cfg));
 	} else {
 		ret = 100;
 	}
-	ktp_ctl_close(c);
+	control_client_close(c);
 	return ret;
 }

@@ -2,7 +2,7 @@
 /* The FILE records of a stream, picked out whatever the feed boundaries. */
 #include <errno.h>
 
-#include "file-index.h"
+#include "capture/file-index.h"
 #include "ktprof_abi.h"
 #include "stream-writer.h"
 #include "unit.h"
@@ -23,7 +23,7 @@ UNIT_TEST(files_found_across_odd_feeds)
 {
 	struct stream_writer w;
 	struct file_index *fi;
-	struct ktp_event ev;
+	struct event ev;
 	size_t len, off = 0, i, step;
 	const void *recs;
 	uint64_t ts = 1000;
@@ -61,7 +61,7 @@ UNIT_TEST(files_found_across_odd_feeds)
 UNIT_TEST(bad_index_is_rejected)
 {
 	uint8_t junk[64];
-	struct ktp_event ev;
+	struct event ev;
 	struct ktp_file f = { .h = { .type = KTP_REC_FILE, .size = 64 }, .build_id_len = 20 };
 	size_t off = 0;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 
-#include "merge.h"
+#include "decode/merge.h"
 #include "stream-writer.h"
 #include "unit.h"
 
@@ -30,7 +30,7 @@ UNIT_TEST(global_time_order)
 	struct stream_writer w[3];
 	struct mem_stream ms[3];
 	struct merge *m = merge_new();
-	struct ktp_event ev;
+	struct event ev;
 	uint64_t last_ts = 0, seen = 0, per_cpu_next[3] = { 0 };
 	unsigned int c, i;
 
@@ -72,7 +72,7 @@ UNIT_TEST(ties_ordered_by_cpu)
 	struct stream_writer w[2];
 	struct mem_stream ms[2];
 	struct merge *m = merge_new();
-	struct ktp_event ev;
+	struct event ev;
 	unsigned int c, last_cpu = 0;
 	uint64_t last_ts = 0;
 
@@ -105,7 +105,7 @@ static ssize_t failing_read(void *ctx, void *buf, size_t len)
 UNIT_TEST(read_error_is_returned)
 {
 	struct merge *m = merge_new();
-	struct ktp_event ev;
+	struct event ev;
 
 	merge_add(m, 0, failing_read, NULL);
 	CHECK_EQ(merge_next(m, &ev), -EIO);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 
+#include "decode/meta.h"
 #include "ktprof_abi.h"
-#include "meta.h"
 #include "unit.h"
 
 static const char good[] =
@@ -15,7 +15,7 @@ static const char good[] =
 
 UNIT_TEST(parses_module_meta)
 {
-	struct ktp_meta m;
+	struct meta m;
 	char buf[64];
 
 	CHECK_EQ(meta_parse(good, &m), 0);
@@ -33,7 +33,7 @@ UNIT_TEST(parses_module_meta)
 
 UNIT_TEST(rejects_bad_meta)
 {
-	struct ktp_meta m;
+	struct meta m;
 
 	CHECK_EQ(meta_parse("abi=1.0\n", &m), -EINVAL);	/* incomplete */
 	CHECK_EQ(meta_parse("abi=1.0\nkernel=x\nnr_cpus=two\n", &m), -EINVAL);

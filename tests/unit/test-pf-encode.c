@@ -6,10 +6,10 @@
  */
 #include <errno.h>
 
-#include "pb-enc.h"
 #include "perfetto.pb-c.h"
-#include "pf-bundle.h"
-#include "pf-track-event.h"
+#include "perfetto/pb.h"
+#include "perfetto/pf-bundle.h"
+#include "perfetto/track-event.h"
 #include "unit.h"
 
 static void check_same(const uint8_t *got, size_t got_len,
@@ -31,8 +31,8 @@ static void check_same(const uint8_t *got, size_t got_len,
 	free(want);
 }
 
-/* The protobuf-c form of a struct te. */
-static void te_reference(const struct te *e, Perfetto__Protos__TracePacket *pkt,
+/* The protobuf-c form of a struct track_event. */
+static void te_reference(const struct track_event *e, Perfetto__Protos__TracePacket *pkt,
 			 Perfetto__Protos__TrackEvent *ev,
 			 Perfetto__Protos__DebugAnnotation *ann,
 			 Perfetto__Protos__DebugAnnotation **annp)
@@ -63,10 +63,10 @@ static void te_reference(const struct te *e, Perfetto__Protos__TracePacket *pkt,
 		} else {
 			ann[i].name = (char *)e->ann[i].name;
 		}
-		if (e->ann[i].kind == TE_UINT) {
+		if (e->ann[i].kind == TRACK_EVENT_UINT) {
 			ann[i].has_uint_value = 1;
 			ann[i].uint_value = e->ann[i].u;
-		} else if (e->ann[i].kind == TE_BOOL) {
+		} else if (e->ann[i].kind == TRACK_EVENT_BOOL) {
 			ann[i].has_bool_value = 1;
 			ann[i].bool_value = e->ann[i].u;
 		} else {
@@ -84,16 +84,16 @@ static void te_reference(const struct te *e, Perfetto__Protos__TracePacket *pkt,
 	pkt->track_event = ev;
 }
 
-static void te_case(const struct te *e)
+static void te_case(const struct track_event *e)
 {
 	Perfetto__Protos__TracePacket pkt;
 	Perfetto__Protos__TrackEvent ev;
-	Perfetto__Protos__DebugAnnotation ann[TE_MAX_ANN], *annp[TE_MAX_ANN];
-	uint8_t buf[TE_MAX_BYTES];
+	Perfetto__Protos__DebugAnnotation ann[TRACK_EVENT_MAX_ANN], *annp[TRACK_EVENT_MAX_ANN];
+	uint8_t buf[TRACK_EVENT_MAX_BYTES];
 	struct pb_buf b;
 
 	pb_init(&b, buf, sizeof(buf));
-	te_encode(e, &b);
+	track_event_encode(e, &b);
 	CHECK(!b.overflow);
 	te_reference(e, &pkt, &ev, ann, annp);
 	check_same(buf, b.len, &pkt);
@@ -101,35 +101,35 @@ static void te_case(const struct te *e)
 
 UNIT_TEST(track_event_bytes_equal_protobuf_c)
 {
-	struct te e;
+	struct track_event e;
 	char longname[300];
 
-	te_init(&e, 1234567890123ull, (2ull << 56) | 4242, TE_SLICE_BEGIN);
+	track_event_init(&e, 1234567890123ull, (2ull << 56) | 4242, TRACK_EVENT_SLICE_BEGIN);
 	e.seq_id = 2;
 	e.seq_flags = 2;
 	e.name_iid = 1;
-	te_uint(&e, 1, NULL, 3);
+	track_event_uint(&e, 1, NULL, 3);
 	e.term[e.nterm++] = 77;
 	e.term[e.nterm++] = 1ull << 40;
 	te_case(&e);
 
-	te_init(&e, 5, 9, TE_SLICE_END);
+	track_event_init(&e, 5, 9, TRACK_EVENT_SLICE_END);
 	e.seq_id = 2;
 	e.seq_flags = 2;
-	te_str(&e, 2, NULL, "R+");
-	te_bool(&e, 3, NULL, 1);
-	te_uint(&e, 0, "cycles", 123456789012ull);
-	te_uint(&e, 0, "instructions", 0);
+	track_event_str(&e, 2, NULL, "R+");
+	track_event_bool(&e, 3, NULL, 1);
+	track_event_uint(&e, 0, "cycles", 123456789012ull);
+	track_event_uint(&e, 0, "instructions", 0);
 	te_case(&e);
 
 	/* Nested lengths past 127 bytes move the body: still the same bytes. */
 	memset(longname, 'x', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
-	te_init(&e, ~0ull, ~0ull, TE_INSTANT);
+	track_event_init(&e, ~0ull, ~0ull, TRACK_EVENT_INSTANT);
 	e.seq_id = 2;
 	e.seq_flags = 3;
 	e.name = longname;
-	te_str(&e, 0, "function", longname);
+	track_event_str(&e, 0, "function", longname);
 	e.flows[e.nflows++] = 1;
 	te_case(&e);
 }
@@ -138,12 +138,12 @@ UNIT_TEST(track_event_overflow_is_reported)
 {
 	uint8_t buf[16];
 	struct pb_buf b;
-	struct te e;
+	struct track_event e;
 
-	te_init(&e, 1, 2, TE_INSTANT);
+	track_event_init(&e, 1, 2, TRACK_EVENT_INSTANT);
 	e.name = "a name longer than the buffer";
 	pb_init(&b, buf, sizeof(buf));
-	te_encode(&e, &b);
+	track_event_encode(&e, &b);
 	CHECK(b.overflow);
 }
 

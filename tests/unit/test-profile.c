@@ -2,7 +2,7 @@
 /* Known-answer profile: kernel-only stacks against a synthetic kallsyms. */
 #include <stdlib.h>
 
-#include "profile.h"
+#include "report/profile.h"
 #include "unit.h"
 
 static const char ksyms[] =
@@ -21,7 +21,7 @@ static void sample(struct profile *p, uint32_t pid, const uint64_t *ips,
 {
 	uint8_t buf[sizeof(struct ktp_sample) + 8 * 8] = { 0 };
 	struct ktp_sample s = { .pid = pid, .tid = pid, .nr_kernel = n };
-	struct ktp_event ev = { .type = KTP_REC_SAMPLE, .rec = buf };
+	struct event ev = { .type = KTP_REC_SAMPLE, .rec = buf };
 
 	memcpy(buf, &s, sizeof(s));
 	memcpy(buf + sizeof(s), ips, 8 * n);	/* leaf first */

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "relay-decode.h"
+#include "decode/relay-decode.h"
 #include "stream-writer.h"
 #include "unit.h"
 
 #define MAX_EVENTS 4096
 
 struct decoded {
-	struct ktp_event ev[MAX_EVENTS];
+	struct event ev[MAX_EVENTS];
 	uint64_t seqs[MAX_EVENTS];	/* selftest seq, or pid fields */
 	unsigned int n;
 	struct relay_decoder_stats stats;
@@ -19,7 +19,7 @@ static void decode(const void *buf, size_t len, size_t chunk, int cpu,
 	struct relay_decoder *d = relay_decoder_new(cpu);
 	const uint8_t *p = buf;
 	size_t off = 0;
-	struct ktp_event ev;
+	struct event ev;
 
 	memset(out, 0, sizeof(*out));
 	if (!chunk)
@@ -161,7 +161,7 @@ UNIT_TEST(garbage_prefix)
 	sw_selftest(&w, 30, 1);
 	decode(w.buf, w.len, 5, 1, &out);
 	CHECK_EQ(out.n, 4);
-	CHECK_EQ(out.ev[0].type, KTP_EV_GARBAGE);
+	CHECK_EQ(out.ev[0].type, EVENT_GARBAGE);
 	CHECK_EQ(out.ev[0].lost, 13);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 2);
 	CHECK_EQ(out.stats.garbage_bytes, 13);
@@ -197,11 +197,11 @@ UNIT_TEST(loss_between_subbufs)
 		sw_selftest(&w, 100 + i, i);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 8);
-	CHECK_EQ(count_type(&out, KTP_EV_LOST), 1);
-	CHECK_EQ(sum_lost(&out, KTP_EV_LOST), 37);
+	CHECK_EQ(count_type(&out, EVENT_LOST), 1);
+	CHECK_EQ(sum_lost(&out, EVENT_LOST), 37);
 	CHECK_EQ(out.stats.lost, 37);
 	for (i = 0; i < out.n; i++)
-		if (out.ev[i].type == KTP_EV_LOST)
+		if (out.ev[i].type == EVENT_LOST)
 			lost_at = i;
 	CHECK_EQ(out.ev[lost_at + 1].type, KTP_REC_SUBBUF);
 	CHECK_EQ(out.ev[lost_at].ts, 104);
@@ -219,7 +219,7 @@ UNIT_TEST(tail_loss_in_stop_mark)
 	sw_cpu_mark(&w, 20, KTP_CPU_STOP, 1);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(out.n, 4);
-	CHECK_EQ(out.ev[2].type, KTP_EV_LOST);
+	CHECK_EQ(out.ev[2].type, EVENT_LOST);
 	CHECK_EQ(out.ev[2].lost, 5);
 	CHECK_EQ(out.ev[3].type, KTP_REC_CPU);
 	CHECK_EQ(out.stats.lost, 5);
@@ -243,7 +243,7 @@ UNIT_TEST(resync_after_damage)
 	CHECK_EQ(out.stats.resyncs, 1);
 	CHECK_EQ(out.stats.garbage_bytes, 48);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 9);
-	CHECK_EQ(count_type(&out, KTP_EV_GARBAGE), 1);
+	CHECK_EQ(count_type(&out, EVENT_GARBAGE), 1);
 	CHECK_EQ(out.stats.subbufs, 3);
 	sw_free(&w);
 }

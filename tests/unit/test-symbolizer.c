@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sym-elf.h"
-#include "symbolizer.h"
+#include "symbols/elf-symtab.h"
+#include "symbols/symbolizer.h"
 #include "unit.h"
 
 __attribute__((noinline)) int unit_symbolizer_target(int x);
@@ -41,12 +41,12 @@ static int find_self_map(uint64_t addr, struct self_map *m)
 	return found ? 0 : -1;
 }
 
-static struct ktp_event event_of(void *rec, uint16_t type, uint16_t size)
+static struct event event_of(void *rec, uint16_t type, uint16_t size)
 {
 	struct ktp_hdr h = { .type = type, .size = size };
 
 	memcpy(rec, &h, sizeof(h));
-	return (struct ktp_event){ .type = type, .size = size, .rec = rec };
+	return (struct event){ .type = type, .size = size, .rec = rec };
 }
 
 /* Feed MAP and FILE records for this binary; @bad_id corrupts the id. */
@@ -57,7 +57,7 @@ static void feed_self(struct symbolizer *s, const struct self_map *m, int bad_id
 	struct ktp_map mr = { 0 };
 	const uint8_t *id;
 	struct elf_symtab *t;
-	struct ktp_event ev;
+	struct event ev;
 	struct stat st;
 	char err[128];
 
@@ -136,7 +136,7 @@ UNIT_TEST(fork_forgets_reused_pid)
 	struct symbolizer *s = symbolizer_new(NULL, NULL);
 	struct ktp_fork fk = { .parent_pid = 1, .child_pid = 100, .child_tgid = 100 };
 	struct self_map m;
-	struct ktp_event ev;
+	struct event ev;
 	struct frame f;
 
 	CHECK_EQ(find_self_map(ip, &m), 0);

@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "unit.h"
-#include "units.h"
+#include "util/units.h"
 
 UNIT_TEST(durations)
 {
@@ -29,7 +29,7 @@ UNIT_TEST(durations)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t ns = 0;
-		int ret = parse_duration_ns(cases[i].in, &ns);
+		int ret = units_parse_duration(cases[i].in, &ns);
 
 		if (ret != cases[i].ret || (ret == 0 && ns != cases[i].ns))
 			UNIT_FAIL("'%s': ret %d ns %llu, expected %d %llu",
@@ -62,7 +62,7 @@ UNIT_TEST(sizes)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t b = 0;
-		int ret = parse_size(cases[i].in, &b);
+		int ret = units_parse_size(cases[i].in, &b);
 
 		if (ret != cases[i].ret || (ret == 0 && b != cases[i].bytes))
 			UNIT_FAIL("'%s': ret %d bytes %llu, expected %d %llu",

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "unit.h"
-#include "when.h"
+#include "util/when.h"
 
 #define S 1000000000ull
 

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ELF symbolizer on this very test binary (PIE, not stripped): a
+ * function's run-time address, turned into a file offset through
+ * /proc/self/maps as a MAP record would, resolves to its name.
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "symbols/elf-symtab.h"
+#include "unit.h"
+
+__attribute__((noinline)) int unit_marker_function(int x);
+__attribute__((noinline)) int unit_marker_function(int x)
+{
+	return x * 3 + 1;
+}
+
+/* The file offset of @addr in its mapping of this executable. */
+static int self_offset(uint64_t addr, uint64_t *off, char *path, size_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t start, end, pgoff;
+		char perms[8], p[512] = "";
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %511s",
+			   &start, &end, perms, &pgoff, p) < 4)
+			continue;
+		if (addr >= start && addr < end) {
+			*off = pgoff + (addr - start);
+			snprintf(path, len, "%s", p);
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+UNIT_TEST(resolves_own_function)
+{
+	uint64_t addr = (uintptr_t)unit_marker_function + 2, off = 0;
+	char path[512], err[256];
+	struct elf_symtab *t;
+	const uint8_t *id;
+	struct usym s;
+
+	CHECK_EQ(unit_marker_function(1), 4);
+	CHECK_EQ(self_offset(addr, &off, path, sizeof(path)), 0);
+	t = elf_symtab_open(path, err, sizeof(err));
+	CHECK(t != NULL);
+	if (!t)
+		return;
+	CHECK(elf_symtab_count(t) > 10);
+	CHECK_EQ(elf_symtab_build_id(t, &id), 20);
+	CHECK_EQ(elf_symtab_lookup(t, off, &s), 0);
+	CHECK_STR(s.name, "unit_marker_function");
+	CHECK_EQ(s.offset, 2);
+	/* An offset outside every loaded segment. */
+	CHECK_EQ(elf_symtab_lookup(t, 1ull << 40, &s), -ENOENT);
+	elf_symtab_free(t);
+}
+
+UNIT_TEST(non_elf_refused)
+{
+	char err[256] = "";
+
+	CHECK(elf_symtab_open("/proc/self/status", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "not an ELF file") != NULL);
+	CHECK(elf_symtab_open("/nonexistent/x", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "No such file") != NULL);
+}
+
+UNIT_MAIN()

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "capture/capture-meta.h"
+#include "ktprof_capture.pb-c.h"
+
+int capture_meta_write(struct capture_writer *w,
+		       const struct capture_meta_info *info)
+{
+	Ktprof__CaptureMeta cm = KTPROF__CAPTURE_META__INIT;
+	const struct meta *m = info->meta;
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+#define SET(field, value) do { cm.field = (value); cm.has_##field = 1; } while (0)
+	SET(abi_major, m->abi_major);
+	SET(abi_minor, m->abi_minor);
+	cm.module_version = (char *)m->version;
+	cm.kernel_release = (char *)m->kernel;
+	cm.machine = (char *)m->machine;
+	cm.hostname = host;
+	SET(nr_cpus, m->nr_cpus);
+	cm.cpus_online = (char *)m->cpus_online;
+	if (m->have_session) {
+		SET(session_id, m->session_id);
+		SET(clock_boottime_ns, m->clock_boot);
+		SET(clock_monotonic_ns, m->clock_mono);
+		SET(clock_realtime_ns, m->clock_real);
+	}
+	SET(events, m->events);
+	SET(events_unavailable, m->events_unavailable);
+	SET(subbuf_size, m->subbuf_size);
+	SET(n_subbufs, m->n_subbufs);
+	SET(overwrite, m->overwrite);
+	cm.cpus = (char *)m->cpus;
+	cm.samples = (char *)m->samples;
+	cm.counters = (char *)m->counters;
+	cm.recorder = (char *)info->recorder;
+	cm.options = (char **)info->options;
+	cm.n_options = info->nr_options;
+	if (info->stop_ns)
+		SET(stop_boottime_ns, info->stop_ns);
+	cm.sample_pids = (uint32_t *)info->sample_pids;
+	cm.n_sample_pids = info->nr_sample_pids;
+	cm.sample_comm = (char *)info->sample_comm;
+#undef SET
+	return capture_writer_add_message(w, KTPC_META, &cm.base);
+}
+
+int capture_meta_write_topology(struct capture_writer *w, const struct topology_cpu *t,
+			   unsigned int n)
+{
+	Ktprof__Topology topo = KTPROF__TOPOLOGY__INIT;
+	Ktprof__CpuTopology *cpus = calloc(n ? n : 1, sizeof(*cpus));
+	Ktprof__CpuTopology **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
+	unsigned int i;
+	int ret;
+
+	if (!cpus || !ptrs) {
+		free(cpus);
+		free(ptrs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		ktprof__cpu_topology__init(&cpus[i]);
+		cpus[i].cpu = t[i].cpu;
+		cpus[i].package = t[i].package;
+		cpus[i].core = t[i].core;
+		cpus[i].llc = t[i].llc;
+		cpus[i].numa_node = t[i].node;
+		cpus[i].online = t[i].online;
+		cpus[i].has_cpu = cpus[i].has_package = cpus[i].has_core = 1;
+		cpus[i].has_llc = cpus[i].has_numa_node = cpus[i].has_online = 1;
+		ptrs[i] = &cpus[i];
+	}
+	topo.cpus = ptrs;
+	topo.n_cpus = n;
+	ret = capture_writer_add_message(w, KTPC_TOPOLOGY, &topo.base);
+	free(cpus);
+	free(ptrs);
+	return ret;
+}
+
+int capture_meta_write_stats(struct capture_writer *w, const struct cpu_stats *s,
+			unsigned int n, const uint64_t *bytes_read)
+{
+	Ktprof__Stats st = KTPROF__STATS__INIT;
+	Ktprof__CpuStats *cpus = calloc(n ? n : 1, sizeof(*cpus));
+	Ktprof__CpuStats **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
+	unsigned int i;
+	int ret;
+
+	if (!cpus || !ptrs) {
+		free(cpus);
+		free(ptrs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		Ktprof__CpuStats *c = &cpus[i];
+
+		ktprof__cpu_stats__init(c);
+		c->cpu = s[i].cpu;
+		c->records = s[i].records;
+		c->bytes = s[i].bytes;
+		c->lost = s[i].lost;
+		c->subbufs = s[i].subbufs;
+		c->nested = s[i].nested;
+		c->overwritten = s[i].overwritten;
+		c->samples = s[i].samples;
+		c->throttled = s[i].throttled;
+		c->has_cpu = c->has_records = c->has_bytes = c->has_lost = 1;
+		c->has_subbufs = c->has_nested = c->has_overwritten = 1;
+		c->has_samples = c->has_throttled = 1;
+		c->dropped = (uint64_t *)s[i].dropped;
+		c->n_dropped = KTP_REC_NR_TYPES;
+		if (bytes_read) {
+			c->bytes_read = bytes_read[i];
+			c->has_bytes_read = 1;
+		}
+		ptrs[i] = c;
+	}
+	st.cpus = ptrs;
+	st.n_cpus = n;
+	ret = capture_writer_add_message(w, KTPC_STATS, &st.base);
+	free(cpus);
+	free(ptrs);
+	return ret;
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <libdeflate.h>
+#include <zlib.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+#include "capture/capture-write.h"
+#include "capture/file-index.h"
+
+/* A CPU stream's FILE records, for its FILES chunk at close. */
+struct stream_files {
+	uint32_t cpu;
+	struct file_index *fi;	/* NULL: could not index (no FILES chunk) */
+};
+
+struct capture_writer {
+	int fd;
+	pthread_mutex_t lock;
+	struct stream_files *files;
+	unsigned int nfiles;
+	uint64_t seq;
+	uint64_t stream_bytes;
+	uint64_t file_bytes;
+	int error;		/* first write error, sticky */
+};
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+struct capture_writer *capture_writer_open(const char *path)
+{
+	struct capture_writer *w = calloc(1, sizeof(*w));
+	struct ktpc_file_header h = { .major = KTPC_MAJOR, .minor = KTPC_MINOR,
+				      .header_size = sizeof(h) };
+	struct timespec ts;
+	int err;
+
+	if (!w)
+		return NULL;
+	memcpy(h.magic, KTPC_MAGIC, sizeof(h.magic));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h.created_ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0)
+		goto fail;
+	/* An existing file keeps its mode on O_CREAT: make it private. */
+	if (fchmod(w->fd, 0600))
+		goto fail;
+	err = write_all(w->fd, &h, sizeof(h));
+	if (err) {
+		errno = -err;
+		goto fail;
+	}
+	w->file_bytes = sizeof(h);
+	pthread_mutex_init(&w->lock, NULL);
+	return w;
+fail:
+	err = errno;
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w);
+	errno = err;
+	return NULL;
+}
+
+/* The FILE index of @cpu's stream, created on first use; NULL if none. */
+static struct file_index *files_of(struct capture_writer *w, uint32_t cpu)
+{
+	struct stream_files *nf;
+	struct file_index *fi = NULL;
+	unsigned int i;
+
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nfiles; i++)
+		if (w->files[i].cpu == cpu)
+			break;
+	if (i == w->nfiles) {
+		nf = realloc(w->files, (w->nfiles + 1) * sizeof(*nf));
+		if (nf) {
+			w->files = nf;
+			nf[i].cpu = cpu;
+			nf[i].fi = file_index_new(cpu);
+			w->nfiles++;
+		}
+	}
+	if (i < w->nfiles)
+		fi = w->files[i].fi;
+	pthread_mutex_unlock(&w->lock);
+	return fi;
+}
+
+static void forget_files(struct capture_writer *w, uint32_t cpu)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&w->lock);
+	for (i = 0; i < w->nfiles; i++) {
+		if (w->files[i].cpu == cpu) {
+			file_index_free(w->files[i].fi);
+			w->files[i].fi = NULL;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
+		       uint32_t cpu, const void *data, size_t len, int compress)
+{
+	struct ktpc_chunk_header h = { .magic = KTPC_CHUNK_MAGIC, .type = type,
+				       .cpu = cpu, .raw_len = len };
+	const void *stored = data;
+	void *zbuf = NULL;
+	int ret;
+
+	if (len > KTPC_CHUNK_MAX)
+		return -E2BIG;
+	/* Only this CPU's writer touches its index: decode outside the lock. */
+	if (type == KTPC_STREAM) {
+		struct file_index *fi = files_of(w, cpu);
+
+		if (fi && file_index_feed(fi, data, len))
+			forget_files(w, cpu);
+	}
+	if (compress && len) {
+		/* Level 1: the recorder must keep up with the module. */
+		struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
+		size_t zlen = z ? libdeflate_zlib_compress_bound(z, len) : 0;
+
+		zbuf = malloc(zlen ? zlen : 1);
+		if (!z || !zbuf) {
+			libdeflate_free_compressor(z);
+			free(zbuf);
+			return -ENOMEM;
+		}
+		zlen = libdeflate_zlib_compress(z, data, len, zbuf, zlen);
+		libdeflate_free_compressor(z);
+		if (!zlen) {
+			free(zbuf);
+			return -EIO;
+		}
+		stored = zbuf;
+		h.stored_len = zlen;
+		h.flags = KTPC_CHUNK_ZLIB;
+	} else {
+		h.stored_len = len;
+	}
+	pthread_mutex_lock(&w->lock);
+	ret = w->error;
+	if (!ret) {
+		h.seq = w->seq;
+		h.crc = ktpc_chunk_crc(&h, stored);
+		ret = write_all(w->fd, &h, sizeof(h));
+		if (!ret)
+			ret = write_all(w->fd, stored, h.stored_len);
+		if (ret) {
+			w->error = ret;
+		} else {
+			w->seq++;
+			w->file_bytes += sizeof(h) + h.stored_len;
+			if (type == KTPC_STREAM)
+				w->stream_bytes += len;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	free(zbuf);
+	return ret;
+}
+
+int capture_writer_add_message(struct capture_writer *w, enum ktpc_chunk_type type,
+			       const ProtobufCMessage *msg)
+{
+	size_t len = protobuf_c_message_get_packed_size(msg);
+	uint8_t *buf = malloc(len ? len : 1);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	protobuf_c_message_pack(msg, buf);
+	ret = capture_writer_add(w, type, 0, buf, len, 1);
+	free(buf);
+	return ret;
+}
+
+uint64_t capture_writer_bytes(const struct capture_writer *w)
+{
+	return w->file_bytes;
+}
+
+static void free_files(struct capture_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nfiles; i++)
+		file_index_free(w->files[i].fi);
+	free(w->files);
+}
+
+/* A FILES chunk per indexed stream, even an empty one: it says "indexed". */
+static int write_files(struct capture_writer *w)
+{
+	const void *recs;
+	unsigned int i;
+	size_t len;
+	int ret = 0;
+
+	for (i = 0; !ret && i < w->nfiles; i++) {
+		if (!w->files[i].fi)
+			continue;
+		recs = file_index_records(w->files[i].fi, &len);
+		if (recs && len <= KTPC_CHUNK_MAX)
+			ret = capture_writer_add(w, KTPC_FILES, w->files[i].cpu, recs, len, 1);
+	}
+	return ret;
+}
+
+int capture_writer_close(struct capture_writer *w)
+{
+	struct ktpc_end end;
+	int ret = write_files(w);
+
+	end.chunks = w->seq;
+	end.stream_bytes = w->stream_bytes;
+	if (!ret)
+		ret = capture_writer_add(w, KTPC_END, 0, &end, sizeof(end), 0);
+
+	if (!ret && fsync(w->fd))
+		ret = -errno;
+	if (close(w->fd) && !ret)
+		ret = -errno;
+	pthread_mutex_destroy(&w->lock);
+	free_files(w);
+	free(w);
+	return ret;
+}
+
+void capture_writer_abort(struct capture_writer *w)
+{
+	close(w->fd);
+	pthread_mutex_destroy(&w->lock);
+	free_files(w);
+	free(w);
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/cpu-stats.h"
+
+static const char *const rec_names[] = KTP_REC_NAMES;
+
+static struct cpu_stats *cpu_entry(struct cpu_stats **v, int *n,
+				       uint32_t cpu)
+{
+	struct cpu_stats *nv;
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if ((*v)[i].cpu == cpu)
+			return &(*v)[i];
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(nv[*n]));
+	nv[*n].cpu = cpu;
+	return &nv[(*n)++];
+}
+
+static void take_counter(struct cpu_stats *s, const char *key, uint64_t v,
+			 int dropped)
+{
+	unsigned int t;
+
+	if (dropped) {
+		for (t = 0; t < KTP_REC_NR_TYPES; t++)
+			if (!strcmp(key, rec_names[t]))
+				s->dropped[t] = v;
+		return;
+	}
+	if (!strcmp(key, "records"))
+		s->records = v;
+	else if (!strcmp(key, "bytes"))
+		s->bytes = v;
+	else if (!strcmp(key, "lost"))
+		s->lost = v;
+	else if (!strcmp(key, "subbufs"))
+		s->subbufs = v;
+	else if (!strcmp(key, "nested"))
+		s->nested = v;
+	else if (!strcmp(key, "overwritten"))
+		s->overwritten = v;
+	else if (!strcmp(key, "samples"))
+		s->samples = v;
+	else if (!strcmp(key, "throttled"))
+		s->throttled = v;
+}
+
+int cpu_stats_parse(const char *text, struct cpu_stats **out)
+{
+	struct cpu_stats *v = NULL, *s;
+	const char *line = text;
+	int n = 0;
+
+	while (*line) {
+		const char *end = strchr(line, '\n');
+		char buf[2048], *tok, *save = NULL;
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		int dropped = 0;
+		char *endp;
+		long cpu;
+
+		if (len < sizeof(buf) && !strncmp(line, "cpu=", 4)) {
+			memcpy(buf, line, len);
+			buf[len] = '\0';
+			cpu = strtol(buf + 4, &endp, 10);
+			if (endp != buf + 4 && cpu >= 0 && (*endp == ' ' || !*endp)) {
+				s = cpu_entry(&v, &n, cpu);
+				if (!s) {
+					free(v);
+					return -ENOMEM;
+				}
+				for (tok = strtok_r(endp, " ", &save); tok;
+				     tok = strtok_r(NULL, " ", &save)) {
+					char *eq = strchr(tok, '=');
+
+					if (!strcmp(tok, "dropped"))
+						dropped = 1;
+					if (!eq)
+						continue;
+					*eq = '\0';
+					take_counter(s, tok, strtoull(eq + 1, NULL, 10),
+						     dropped);
+				}
+			}
+		}
+		line += len + (end ? 1 : 0);
+	}
+	if (!n)
+		return -EINVAL;
+	*out = v;
+	return n;
+}

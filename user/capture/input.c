@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "capture/capture-read.h"
+#include "capture/input.h"
+#include "capture/rawdir.h"
+#include "ktprof_abi.h"
+#include "ktprof_capture.pb-c.h"
+
+/* A raw dump directory or a capture file. */
+struct input {
+	struct rawdir *rd;
+	struct capture_reader *cap;
+	struct capture_stream **streams;
+	unsigned int nstreams;
+	struct meta meta;
+	int have_meta;
+	char *kallsyms;
+	int kallsyms_loaded;
+};
+
+static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
+{
+	memset(m, 0, sizeof(*m));
+	m->abi_major = cm->abi_major;
+	m->abi_minor = cm->abi_minor;
+	snprintf(m->version, sizeof(m->version), "%s",
+		 cm->module_version ? cm->module_version : "");
+	snprintf(m->kernel, sizeof(m->kernel), "%s",
+		 cm->kernel_release ? cm->kernel_release : "");
+	snprintf(m->machine, sizeof(m->machine), "%s", cm->machine ? cm->machine : "");
+	m->nr_cpus = cm->nr_cpus;
+	snprintf(m->cpus_online, sizeof(m->cpus_online), "%s",
+		 cm->cpus_online ? cm->cpus_online : "");
+	snprintf(m->state, sizeof(m->state), "stopped");
+	m->have_session = cm->has_session_id;
+	m->session_id = cm->session_id;
+	m->clock_boot = cm->clock_boottime_ns;
+	m->clock_mono = cm->clock_monotonic_ns;
+	m->clock_real = cm->clock_realtime_ns;
+	m->events = cm->events;
+	m->events_unavailable = cm->events_unavailable;
+	m->subbuf_size = cm->subbuf_size;
+	m->n_subbufs = cm->n_subbufs;
+	m->overwrite = cm->overwrite;
+	snprintf(m->cpus, sizeof(m->cpus), "%s", cm->cpus ? cm->cpus : "");
+	snprintf(m->samples, sizeof(m->samples), "%s", cm->samples ? cm->samples : "");
+	snprintf(m->counters, sizeof(m->counters), "%s",
+		 cm->counters ? cm->counters : "");
+}
+
+static int open_capture(struct input *in, const char *path, char *err,
+			size_t errlen)
+{
+	Ktprof__CaptureMeta *cm;
+	size_t len;
+	void *buf;
+
+	in->cap = capture_reader_open(path, err, errlen);
+	if (!in->cap)
+		return -EINVAL;
+	/* Metadata is small: check it all now (streams are checked as read). */
+	if (capture_reader_verify_meta(in->cap)) {
+		snprintf(err, errlen, "%s: %s", path,
+			 capture_reader_status(in->cap)->problem);
+		return -EBADMSG;
+	}
+	buf = capture_reader_section(in->cap, KTPC_META, &len);
+	if (!buf) {
+		snprintf(err, errlen, "%s: %s", path, errno == ENOENT ?
+			 "no session metadata (the capture stopped before it began)" :
+			 capture_reader_status(in->cap)->problem);
+		return -EINVAL;
+	}
+	cm = ktprof__capture_meta__unpack(NULL, len, buf);
+	free(buf);
+	if (!cm) {
+		snprintf(err, errlen, "%s: damaged session metadata", path);
+		return -EINVAL;
+	}
+	meta_from_capture(&in->meta, cm);
+	ktprof__capture_meta__free_unpacked(cm, NULL);
+	if (in->meta.abi_major != KTP_ABI_MAJOR) {
+		snprintf(err, errlen, "%s: record ABI %u.%u; this ktprof reads %u.x",
+			 path, in->meta.abi_major, in->meta.abi_minor, KTP_ABI_MAJOR);
+		return -EPROTONOSUPPORT;
+	}
+	in->have_meta = 1;
+	return 0;
+}
+
+static int load_meta(struct input *in, const char *path, char *err,
+		     size_t errlen)
+{
+	char *text = rawdir_read_file(in->rd, "meta", NULL);
+	int ret;
+
+	if (!text)
+		return 0;	/* optional: streams decode without it */
+	ret = meta_parse(text, &in->meta);
+	free(text);
+	if (ret == -EPROTONOSUPPORT) {
+		snprintf(err, errlen, "%s/meta: record ABI %u.%u; this ktprof reads %u.x",
+			 path, in->meta.abi_major, in->meta.abi_minor,
+			 KTP_ABI_MAJOR);
+		return ret;
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s/meta: malformed", path);
+		return ret;
+	}
+	in->have_meta = 1;
+	return 0;
+}
+
+struct input *input_open(const char *path, char *err, size_t errlen)
+{
+	struct input *in;
+	struct stat st;
+
+	if (stat(path, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (open_capture(in, path, err, errlen)) {
+			input_close(in);
+			return NULL;
+		}
+		return in;
+	}
+	in->rd = rawdir_open(path);
+	if (!in->rd) {
+		if (errno == ENODATA)
+			snprintf(err, errlen, "%s: no cpuN files (raw dump directory expected)",
+				 path);
+		else
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(in);
+		return NULL;
+	}
+	if (load_meta(in, path, err, errlen)) {
+		input_close(in);
+		return NULL;
+	}
+	return in;
+}
+
+void input_close(struct input *in)
+{
+	unsigned int i;
+
+	if (!in)
+		return;
+	for (i = 0; i < in->nstreams; i++)
+		capture_stream_close(in->streams[i]);
+	free(in->streams);
+	capture_reader_close(in->cap);
+	rawdir_close(in->rd);
+	free(in->kallsyms);
+	free(in);
+}
+
+const struct meta *input_meta(const struct input *in)
+{
+	return in->have_meta ? &in->meta : NULL;
+}
+
+unsigned int input_nr_cpus(const struct input *in)
+{
+	unsigned int n = in->have_meta ? in->meta.nr_cpus : 0, i, nfiles;
+	const uint32_t *cpus;
+
+	/* Streams of CPUs beyond nr_cpus would be damage; count them anyway. */
+	if (in->rd) {
+		nfiles = rawdir_nr_cpu_files(in->rd);
+		for (i = 0; i < nfiles; i++)
+			if (rawdir_cpu(in->rd, i) >= n)
+				n = rawdir_cpu(in->rd, i) + 1;
+	} else {
+		nfiles = capture_reader_cpus(in->cap, &cpus);
+		for (i = 0; i < nfiles; i++)
+			if (cpus[i] >= n)
+				n = cpus[i] + 1;
+	}
+	return n;
+}
+
+int input_add_streams(struct input *in, struct merge *m)
+{
+	const uint32_t *cpus;
+	unsigned int n, i;
+	int ret;
+
+	if (in->rd)
+		return rawdir_add_streams(in->rd, m);
+	n = capture_reader_cpus(in->cap, &cpus);
+	in->streams = calloc(n ? n : 1, sizeof(*in->streams));
+	if (!in->streams)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		in->streams[i] = capture_stream_open(in->cap, cpus[i]);
+		if (!in->streams[i])
+			return -ENOMEM;
+		in->nstreams++;
+		ret = merge_add(m, cpus[i], capture_stream_read, in->streams[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+const char *input_problem(const struct input *in)
+{
+	return in->cap ? capture_reader_status(in->cap)->problem : "";
+}
+
+struct capture_reader *input_capture(struct input *in)
+{
+	return in->cap;
+}
+
+const char *input_kallsyms(struct input *in)
+{
+	if (!in->kallsyms_loaded) {
+		in->kallsyms = in->rd ? rawdir_read_file(in->rd, "kallsyms", NULL) :
+			capture_reader_section(in->cap, KTPC_KALLSYMS, NULL);
+		in->kallsyms_loaded = 1;
+	}
+	return in->kallsyms;
+}
+
+int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
+	       void *ctx, char *err, size_t errlen)
+{
+	struct input *in = input_open(path, err, errlen);
+	struct event ev;
+	struct merge *m;
+	int ret;
+
+	if (!in)
+		return -EINVAL;
+	m = merge_new();
+	ret = m ? input_add_streams(in, m) : -ENOMEM;
+	while (!ret && (ret = merge_next(m, &ev)) > 0)
+		ret = fn(&ev, ctx);
+	if (ret < 0)
+		snprintf(err, errlen, "reading %s: %s", path,
+			 ret == -EBADMSG ? input_problem(in) : strerror(-ret));
+	merge_free(m);
+	input_close(in);
+	return ret < 0 ? ret : 0;
+}
+
+int input_report_truncation(const struct input *in, const char *cmd,
+			    const char *path)
+{
+	const struct capture_status *st;
+
+	if (!in->cap)
+		return 0;
+	st = capture_reader_status(in->cap);
+	if (st->complete)
+		return 0;
+	fprintf(stderr, "ktprof %s: %s: %s; the output covers the %" PRIu64
+		" complete chunks before offset %" PRIu64 "\n", cmd, path,
+		st->problem, st->chunks, st->end_offset);
+	return 1;
+}

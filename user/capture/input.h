@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What analysis commands read: a raw dump directory or a capture file,
+ * seen the same way: session metadata plus per-CPU record streams.
+ */
+#ifndef KTPROF_INPUT_H
+#define KTPROF_INPUT_H
+
+#include "decode/merge.h"
+#include "decode/meta.h"
+
+struct input;
+
+/*
+ * Open @path. On failure returns NULL and writes a one-line reason into
+ * @err (e.g. "no cpuN files in DIR", "capture ABI 2.0; this ktprof reads
+ * 1.x").
+ */
+struct input *input_open(const char *path, char *err, size_t errlen);
+void input_close(struct input *in);
+
+/* Session metadata; NULL when the input has none (a dump without meta). */
+const struct meta *input_meta(const struct input *in);
+
+/* CPUs the session knew: its nr_cpus, or above the highest stream's CPU. */
+unsigned int input_nr_cpus(const struct input *in);
+
+/* Add every CPU stream to @m. */
+int input_add_streams(struct input *in, struct merge *m);
+
+/*
+ * Why a capture file's readable part ends early ("truncated at ...") or why
+ * a read failed with -EBADMSG; "" otherwise.
+ */
+const char *input_problem(const struct input *in);
+
+/*
+ * After a command used @in: 0 if the input was whole; for a capture cut
+ * short, say so on stderr (prefixed "ktprof @cmd: ") and return 1, the
+ * command's exit status: its output covers only what was readable.
+ */
+int input_report_truncation(const struct input *in, const char *cmd,
+			    const char *path);
+
+/* The capture reader behind @in, or NULL for a raw dump directory. */
+struct capture_reader;
+struct capture_reader *input_capture(struct input *in);
+
+/* The /proc/kallsyms snapshot taken with the capture, or NULL. */
+const char *input_kallsyms(struct input *in);
+
+/*
+ * One pass over all events of @path, each handed to @fn (which returns 0
+ * or -errno to stop). Returns 0 or -errno; @err says what went wrong.
+ */
+int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
+	       void *ctx, char *err, size_t errlen);
+
+#endif

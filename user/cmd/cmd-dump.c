@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktprof dump: every record of a capture, decoded, in global time order;
+ * text, or NDJSON with --json.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/input.h"
+#include "cmd/commands.h"
+#include "decode/merge.h"
+#include "decode/record.h"
+#include "symbols/symbolizer-capture.h"
+
+struct dump_opts {
+	int json;
+	int quiet;
+	int symbolize;
+	const char *symfs;
+};
+
+static const char dump_usage[] =
+	"usage: ktprof dump [--json] [--symbolize [--symfs DIR]] [-q] DIR|FILE\n"
+	"\n"
+	"Print every record of a capture, decoded, in global time order.\n"
+	"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
+	"stats and a copy of /proc/kallsyms).\n"
+	"\n"
+	"  --json        one JSON object per line (NDJSON)\n"
+	"  --symbolize   print sample stacks with function names\n"
+	"  --symfs DIR   look for binaries under DIR (recorded paths appended)\n"
+	"  -q            no loss summary on stderr\n"
+	"  -h            this text\n";
+
+static void text_u64(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, " %s=%" PRIu64, key, v);
+}
+
+static void text_s64(void *ctx, const char *key, int64_t v)
+{
+	fprintf(ctx, " %s=%" PRId64, key, v);
+}
+
+static void text_hex(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, " %s=0x%" PRIx64, key, v);
+}
+
+static void text_str(void *ctx, const char *key, const char *v)
+{
+	fprintf(ctx, " %s=%s", key, v);
+}
+
+static const struct record_sink text_sink = {
+	text_u64, text_s64, text_hex, text_str,
+};
+
+static void json_u64(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, ",\"%s\":%" PRIu64, key, v);
+}
+
+static void json_s64(void *ctx, const char *key, int64_t v)
+{
+	fprintf(ctx, ",\"%s\":%" PRId64, key, v);
+}
+
+static void json_hex(void *ctx, const char *key, uint64_t v)
+{
+	fprintf(ctx, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
+}
+
+static void json_escape(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		unsigned char c = *v;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void json_str(void *ctx, const char *key, const char *v)
+{
+	FILE *f = ctx;
+
+	fprintf(f, ",\"%s\":\"", key);
+	json_escape(f, v);
+	fputc('"', f);
+}
+
+static const struct record_sink json_sink = {
+	json_u64, json_s64, json_hex, json_str,
+};
+
+static const char *type_name(const struct event *ev, char *buf, size_t len)
+{
+	const char *name = event_type_name(ev->type);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "type%u", ev->type);
+	return buf;
+}
+
+/* One stack of a sample, symbolized: text lines or a JSON array. */
+static void print_stack(FILE *out, struct symbolizer *sym, uint32_t pid,
+			const uint8_t *ips, unsigned int n, int kernel, int json,
+			const char *key)
+{
+	unsigned int i;
+
+	if (json)
+		fprintf(out, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		struct frame f;
+		char buf[512];
+		uint64_t ip;
+
+		memcpy(&ip, ips + 8 * i, 8);
+		symbolizer_frame(sym, pid, ip, kernel, &f);
+		frame_str(&f, 1, buf, sizeof(buf));
+		if (json) {
+			fprintf(out, "%s\"", i ? "," : "");
+			json_escape(out, buf);
+			if (!kernel && f.resolved) {
+				fputs(" (", out);
+				json_escape(out, f.object);
+				fputc(')', out);
+			}
+			fputc('"', out);
+		} else {
+			fprintf(out, "\t%16" PRIx64 " %s", ip, buf);
+			if (!kernel && f.resolved)
+				fprintf(out, " (%s)", f.object);
+			fputc('\n', out);
+		}
+	}
+	if (json)
+		fputc(']', out);
+}
+
+static void print_sample_stacks(FILE *out, struct symbolizer *sym,
+				const struct event *ev, int json)
+{
+	struct ktp_sample r;
+	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
+
+	memcpy(&r, ev->rec, sizeof(r));
+	print_stack(out, sym, r.pid, ips, r.nr_kernel, 1, json, "kframes");
+	print_stack(out, sym, r.pid, ips + 8 * r.nr_kernel, r.nr_user, 0, json,
+		    "uframes");
+}
+
+static void print_event(FILE *out, const struct event *ev, int json,
+			struct symbolizer *sym)
+{
+	char tbuf[16];
+	const char *name = type_name(ev, tbuf, sizeof(tbuf));
+	int stacks = sym && ev->type == KTP_REC_SAMPLE;
+
+	if (json) {
+		fprintf(out, "{\"ts\":%" PRIu64 ",\"cpu\":%u,\"type\":\"%s\"",
+			ev->ts, ev->cpu, name);
+		record_fields(ev, &json_sink, out);
+		if (stacks)
+			print_sample_stacks(out, sym, ev, 1);
+		fputs("}\n", out);
+	} else {
+		fprintf(out, "%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s",
+			ev->ts / 1000000000, ev->ts % 1000000000, ev->cpu, name);
+		record_fields(ev, &text_sink, out);
+		fputc('\n', out);
+		if (stacks)
+			print_sample_stacks(out, sym, ev, 0);
+	}
+}
+
+/* Loss and damage go to stderr: they must never pass unnoticed. */
+static void print_summary(const struct merge *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < merge_nr_inputs(m); i++) {
+		const struct relay_decoder *d = merge_decoder(m, i);
+		const struct relay_decoder_stats *st = relay_decoder_stats(d);
+
+		if (st->lost || st->lost_subbufs || st->garbage_bytes ||
+		    st->truncated)
+			fprintf(stderr,
+				"ktprof dump: cpu %d: %" PRIu64 " records lost in the kernel, %" PRIu64
+				" sub-buffers missing, %" PRIu64
+				" bytes skipped as invalid, %" PRIu64 " bytes truncated\n",
+				relay_decoder_cpu(d), st->lost, st->lost_subbufs,
+				st->garbage_bytes, st->truncated);
+	}
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "symbolize", no_argument, NULL, 's' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct dump_opts opt = { 0 };
+	static char outbuf[1 << 16];
+	struct symbolizer *sym = NULL;
+	struct input *in;
+	struct event ev;
+	struct merge *m;
+	char err[512];
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			opt.json = 1;
+			break;
+		case 'q':
+			opt.quiet = 1;
+			break;
+		case 's':
+			opt.symbolize = 1;
+			break;
+		case 'S':
+			opt.symfs = optarg;
+			break;
+		case 'h':
+			fputs(dump_usage, stdout);
+			return 0;
+		default:
+			fputs(dump_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(dump_usage, stderr);
+		return 2;
+	}
+	in = input_open(argv[optind], err, sizeof(err));
+	if (!in) {
+		fprintf(stderr, "ktprof dump: %s\n", err);
+		return 1;
+	}
+	if (opt.symbolize) {
+		sym = symbolizer_for_capture(argv[optind], in, opt.symfs, err,
+					     sizeof(err));
+		if (!sym) {
+			fprintf(stderr, "ktprof dump: %s\n", err);
+			input_close(in);
+			return 1;
+		}
+		if (!symbolizer_has_kallsyms(sym))
+			fprintf(stderr, "ktprof dump: no kallsyms snapshot: kernel frames stay addresses\n");
+	}
+	m = merge_new();
+	if (!m || input_add_streams(in, m)) {
+		fprintf(stderr, "ktprof dump: %s\n", strerror(ENOMEM));
+		merge_free(m);
+		symbolizer_free(sym);
+		input_close(in);
+		return 1;
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	while ((ret = merge_next(m, &ev)) > 0) {
+		if (sym)
+			symbolizer_on_event(sym, &ev);
+		print_event(stdout, &ev, opt.json, sym);
+	}
+	fflush(stdout);
+	if (sym && symbolizer_mismatched(sym))
+		fprintf(stderr, "ktprof dump: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
+			symbolizer_mismatched(sym));
+	if (ret < 0)
+		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
+			ret == -EBADMSG ? input_problem(in) : strerror(-ret));
+	else if (!opt.quiet)
+		print_summary(m);
+	if (ret >= 0)
+		ret = -input_report_truncation(in, "dump", argv[optind]);
+	merge_free(m);
+	symbolizer_free(sym);
+	input_close(in);
+	return ret < 0 ? 1 : 0;
+}

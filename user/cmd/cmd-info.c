@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktprof info: what a capture holds: session, configuration, topology,
+ * per-CPU counts and losses, and whether the file is complete.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture/capture-read.h"
+#include "capture/input.h"
+#include "cmd/commands.h"
+#include "decode/merge.h"
+#include "ktprof_capture.pb-c.h"
+
+static const char info_usage[] =
+	"usage: ktprof info FILE|DIR\n"
+	"\n"
+	"Print a capture's session, configuration, CPU topology, per-CPU record\n"
+	"counts and losses, and whether the file is complete (every chunk's\n"
+	"checksum is verified). Exit status 1 when the file is damaged.\n";
+
+static const char *const rec_names[] = KTP_REC_NAMES;
+
+static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
+{
+	char buf[128];
+	time_t t = m->clock_real / 1000000000;
+	struct tm tm;
+	size_t i;
+
+	printf("session\n");
+	printf("  kernel          %s (%s)\n", m->kernel, m->machine);
+	if (cm && cm->hostname)
+		printf("  host            %s\n", cm->hostname);
+	printf("  record ABI      %u.%u, module %s\n", m->abi_major, m->abi_minor,
+	       m->version[0] ? m->version : "?");
+	printf("  session id      %" PRIu64 "\n", m->session_id);
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("  started         %s (boottime %.6f s)\n", buf, m->clock_boot / 1e9);
+	if (cm && cm->has_stop_boottime_ns && cm->stop_boottime_ns > m->clock_boot)
+		printf("  duration        %.3f s\n",
+		       (cm->stop_boottime_ns - m->clock_boot) / 1e9);
+	printf("config\n");
+	printf("  events          %s", meta_events_str(m->events, buf, sizeof(buf)));
+	if (m->events_unavailable)
+		printf(" (not on this kernel: %s)",
+		       meta_events_str(m->events_unavailable, buf, sizeof(buf)));
+	printf("\n");
+	printf("  samples         %s\n", m->samples[0] ? m->samples : "none");
+	printf("  counters        %s\n", m->counters[0] ? m->counters : "none");
+	printf("  cpus            %s of %u (online %s)\n", m->cpus, m->nr_cpus,
+	       m->cpus_online);
+	printf("  buffers         %u x %u bytes per CPU, %s\n", m->n_subbufs,
+	       m->subbuf_size, m->overwrite ? "overwrite" : "drop new when full");
+	if (cm && cm->recorder)
+		printf("  recorded by     %s\n", cm->recorder);
+	for (i = 0; cm && i < cm->n_options; i++)
+		printf("  option          %s\n", cm->options[i]);
+}
+
+static void print_topology(struct capture_reader *r)
+{
+	size_t len;
+	void *buf = capture_reader_section(r, KTPC_TOPOLOGY, &len);
+	Ktprof__Topology *t;
+	size_t i;
+
+	if (!buf) {
+		printf("topology          (not recorded)\n");
+		return;
+	}
+	t = ktprof__topology__unpack(NULL, len, buf);
+	free(buf);
+	if (!t)
+		return;
+	printf("topology\n  %4s %8s %6s %6s %6s\n", "cpu", "package", "core", "llc", "node");
+	for (i = 0; i < t->n_cpus; i++)
+		printf("  %4u %8d %6d %6d %6d%s\n", t->cpus[i]->cpu, t->cpus[i]->package,
+		       t->cpus[i]->core, t->cpus[i]->llc, t->cpus[i]->numa_node,
+		       t->cpus[i]->online ? "" : " (offline)");
+	ktprof__topology__free_unpacked(t, NULL);
+}
+
+/* Drops by record type, when the module counted any. */
+static void print_drops(const Ktprof__CpuStats *cs)
+{
+	const char *sep = "       dropped:";
+	size_t j;
+
+	for (j = 0; cs && j < cs->n_dropped && j < KTP_REC_NR_TYPES; j++) {
+		if (!cs->dropped[j])
+			continue;
+		printf("%s %s=%" PRIu64, sep, rec_names[j], cs->dropped[j]);
+		sep = "";
+	}
+	if (!*sep)
+		printf("\n");
+}
+
+/* Module counters, and what the stream itself decodes to, per CPU. */
+static int print_counts(struct input *in, struct capture_reader *r)
+{
+	Ktprof__Stats *st = NULL;
+	struct merge *m = merge_new();
+	uint64_t total_lost = 0;
+	struct event ev;
+	size_t len, i;
+	void *buf;
+	int ret;
+
+	buf = r ? capture_reader_section(r, KTPC_STATS, &len) : NULL;
+	if (buf) {
+		st = ktprof__stats__unpack(NULL, len, buf);
+		free(buf);
+	}
+	if (!m || input_add_streams(in, m)) {
+		merge_free(m);
+		return -ENOMEM;
+	}
+	while ((ret = merge_next(m, &ev)) > 0)
+		;
+	printf("per CPU\n  %4s %10s %12s %10s %8s %9s %8s %8s\n", "cpu", "records",
+	       "bytes", "lost", "samples", "throttled", "garbage", "missing");
+	for (i = 0; i < merge_nr_inputs(m); i++) {
+		const struct relay_decoder *d = merge_decoder(m, i);
+		const struct relay_decoder_stats *ds = relay_decoder_stats(d);
+		const Ktprof__CpuStats *cs = NULL;
+		size_t j;
+
+		for (j = 0; st && j < st->n_cpus; j++)
+			if ((int)st->cpus[j]->cpu == relay_decoder_cpu(d))
+				cs = st->cpus[j];
+		printf("  %4d %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
+		       " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
+		       relay_decoder_cpu(d), cs ? cs->records : ds->records - ds->subbufs,
+		       cs ? cs->bytes : 0, cs ? cs->lost : ds->lost,
+		       cs ? cs->samples : 0, cs ? cs->throttled : 0,
+		       ds->garbage_bytes, ds->lost_subbufs);
+		total_lost += cs ? cs->lost : ds->lost;
+		print_drops(cs);
+	}
+	if (!st)
+		printf("  (no module statistics in this capture: counts are what the streams decode to)\n");
+	printf("lost records      %" PRIu64 "%s\n", total_lost,
+	       total_lost ? " (increase the buffer size, or read faster)" : "");
+	if (st)
+		ktprof__stats__free_unpacked(st, NULL);
+	merge_free(m);
+	return ret;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	Ktprof__CaptureMeta *cm = NULL;
+	struct capture_reader *r;
+	const struct meta *m;
+	struct input *in;
+	char err[512];
+	int ret = 0;
+	size_t len;
+	void *buf;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(info_usage, stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fputs(info_usage, stderr);
+		return 2;
+	}
+	in = input_open(argv[1], err, sizeof(err));
+	if (!in) {
+		fprintf(stderr, "ktprof info: %s\n", err);
+		return 1;
+	}
+	r = input_capture(in);
+	m = input_meta(in);
+	if (r) {
+		buf = capture_reader_section(r, KTPC_META, &len);
+		if (buf) {
+			cm = ktprof__capture_meta__unpack(NULL, len, buf);
+			free(buf);
+		}
+	}
+	printf("%s: %s\n", argv[1], r ? "capture file" : "raw dump directory");
+	if (m)
+		print_session(m, cm);
+	else
+		printf("session           (no meta: times and configuration unknown)\n");
+	if (r)
+		print_topology(r);
+	if (print_counts(in, r) < 0) {
+		fprintf(stderr, "ktprof info: %s: %s\n", argv[1], input_problem(in));
+		ret = 1;
+	}
+	if (r) {
+		const struct capture_status *st = capture_reader_status(r);
+
+		if (capture_reader_verify(r)) {
+			printf("file              DAMAGED: %s\n", st->problem);
+			fprintf(stderr, "ktprof info: %s: %s\n", argv[1], st->problem);
+			ret = 1;
+		} else if (st->complete) {
+			printf("file              complete: format %u.%u, %" PRIu64 " chunks, %" PRIu64 " bytes\n",
+			       st->major, st->minor, st->chunks, st->file_size);
+		} else {
+			printf("file              TRUNCATED: %s; readable up to offset %" PRIu64
+			       " of %" PRIu64 " (%" PRIu64 " complete chunks)\n",
+			       st->problem, st->end_offset, st->file_size, st->chunks);
+			ret = input_report_truncation(in, "info", argv[1]);
+		}
+	}
+	if (cm)
+		ktprof__capture_meta__free_unpacked(cm, NULL);
+	input_close(in);
+	return ret;
+}

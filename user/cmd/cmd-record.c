@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ktprof record: capture a session into one self-describing file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "decode/meta.h"
+#include "record/control-client.h"
+#include "record/recorder.h"
+#include "util/units.h"
+#include "util/when.h"
+
+#define DEFAULT_SUBBUF (256u << 10)
+#define DEFAULT_BUFFER (2u << 20)
+#define MAX_COUNTERS 4
+
+struct record_opts {
+	const char *output;
+	uint64_t duration_ns;		/* 0: until CMD exits or a signal */
+	uint32_t events;
+	const char *samples;
+	char counters[256];
+	unsigned int nr_counters;
+	const char *cpus;
+	uint32_t pids[KTP_MAX_SAMPLE_PIDS];
+	unsigned int nr_pids;
+	const char *comm;
+	uint64_t buffer_size, subbuf_size;
+	int overwrite;
+	int reader_cpu;
+	const char *prepare, *activate;
+	const char *load;
+	int snapshots;
+	int quiet;
+	char **cmd;			/* after "--" */
+};
+
+static const char record_usage[] =
+	"usage: ktprof record [options] [-- CMD [ARGS...]]\n"
+	"\n"
+	"Record scheduler events and CPU samples into a capture file, until\n"
+	"-d elapses, CMD exits, or SIGINT/SIGTERM. Needs root and ktprof.ko.\n"
+	"\n"
+	"  -o, --output FILE       capture file (default ktprof.ktp, mode 0600)\n"
+	"  -d, --duration DUR      stop after DUR (500ms, 10s, 2m)\n"
+	"  -e, --events LIST       sched,irq,softirq,ipi,wq or all (default all)\n"
+	"  -S, --samples SPECS     sample sources EVENT[@NHz|@period=N],... or none\n"
+	"                          (default cpu-clock@999hz; cycles, instructions,\n"
+	"                          cache-misses, branch-misses, task-clock, rNNNN)\n"
+	"      --pmu EVENT         count EVENT per context switch (repeatable, 4)\n"
+	"  -C, --cpus LIST         CPUs to trace, e.g. 0-3,6 (default all)\n"
+	"  -p, --pid PID           keep samples of this process only (repeatable)\n"
+	"      --comm NAME         keep samples of tasks named NAME\n"
+	"                          (scheduler events are always kept whole)\n"
+	"  -b, --buffer-size SIZE  relay buffer per CPU (default 2M)\n"
+	"      --subbuf-size SIZE  relay sub-buffer size (default 256K)\n"
+	"      --overwrite         flight recorder: keep the newest when full\n"
+	"      --reader-cpu N      pin the reader threads to CPU N\n"
+	"      --prepare WHEN      when to set up: @now, @HH:MM[:SS], +30s, /10s\n"
+	"      --activate WHEN     when to start recording (same forms)\n"
+	"      --load PATH         insmod PATH if the module is not loaded\n"
+	"                          (and remove it at exit)\n"
+	"      --no-snapshots      no kallsyms, module list or process maps\n"
+	"  -q, --quiet             no progress line\n"
+	"  -h, --help              this text\n";
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int parse_args(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "samples", required_argument, NULL, 'S' },
+		{ "pmu", required_argument, NULL, 'P' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "subbuf-size", required_argument, NULL, 'B' },
+		{ "overwrite", no_argument, NULL, 'W' },
+		{ "reader-cpu", required_argument, NULL, 'R' },
+		{ "prepare", required_argument, NULL, 'r' },
+		{ "activate", required_argument, NULL, 'a' },
+		{ "load", required_argument, NULL, 'L' },
+		{ "no-snapshots", no_argument, NULL, 'N' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+o:d:e:S:C:p:b:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'd':
+			if (units_parse_duration(optarg, &o->duration_ns) || !o->duration_ns) {
+				fprintf(stderr, "ktprof record: -d %s: want a duration such as 500ms, 10s, 2m\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'e':
+			if (meta_parse_events(optarg, &o->events) || !o->events) {
+				fprintf(stderr, "ktprof record: -e %s: want sched,irq,softirq,ipi,wq or all\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			o->samples = optarg;
+			break;
+		case 'P':
+			if (o->nr_counters == MAX_COUNTERS || strchr(optarg, ',') ||
+			    strlen(o->counters) + strlen(optarg) + 2 > sizeof(o->counters)) {
+				fprintf(stderr, "ktprof record: --pmu: one event each, at most %d\n",
+					MAX_COUNTERS);
+				return 2;
+			}
+			snprintf(o->counters + strlen(o->counters),
+				 sizeof(o->counters) - strlen(o->counters), "%s%s",
+				 o->nr_counters++ ? "," : "", optarg);
+			break;
+		case 'C':
+			o->cpus = optarg;
+			break;
+		case 'p': {
+			unsigned long pid = strtoul(optarg, &end, 10);
+
+			if (*end || !pid || pid > UINT32_MAX ||
+			    o->nr_pids == KTP_MAX_SAMPLE_PIDS) {
+				fprintf(stderr, "ktprof record: -p %s: want a process id (at most %d)\n",
+					optarg, KTP_MAX_SAMPLE_PIDS);
+				return 2;
+			}
+			o->pids[o->nr_pids++] = pid;
+			break;
+		}
+		case 'c':
+			if (strlen(optarg) >= KTP_COMM_LEN) {
+				fprintf(stderr, "ktprof record: --comm %s: names have at most %d characters\n",
+					optarg, KTP_COMM_LEN - 1);
+				return 2;
+			}
+			o->comm = optarg;
+			break;
+		case 'b':
+		case 'B':
+			if (units_parse_size(optarg, c == 'b' ? &o->buffer_size : &o->subbuf_size)) {
+				fprintf(stderr, "ktprof record: %s %s: want a size such as 256K or 4M\n",
+					c == 'b' ? "-b" : "--subbuf-size", optarg);
+				return 2;
+			}
+			break;
+		case 'W':
+			o->overwrite = 1;
+			break;
+		case 'R':
+			o->reader_cpu = strtol(optarg, &end, 10);
+			if (*end || o->reader_cpu < 0) {
+				fprintf(stderr, "ktprof record: --reader-cpu wants a CPU number\n");
+				return 2;
+			}
+			break;
+		case 'r':
+			o->prepare = optarg;
+			break;
+		case 'a':
+			o->activate = optarg;
+			break;
+		case 'L':
+			o->load = optarg;
+			break;
+		case 'N':
+			o->snapshots = 0;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			return -1;
+		default:
+			fputs(record_usage, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		o->cmd = argv + optind;
+	if (o->subbuf_size < 4096 || o->buffer_size < 2 * o->subbuf_size) {
+		fprintf(stderr, "ktprof record: the buffer (%" PRIu64 ") must hold at least 2 sub-buffers of at least 4K (%" PRIu64 ")\n",
+			o->buffer_size, o->subbuf_size);
+		return 2;
+	}
+	return 0;
+}
+
+/* Sleep until CLOCK_REALTIME @at_ns; 0, or -EINTR on a stop signal. */
+static int wait_until(uint64_t at_ns, const char *what, int quiet)
+{
+	uint64_t now = now_ns(CLOCK_REALTIME);
+
+	if (at_ns > now + 500000000ull && !quiet)
+		fprintf(stderr, "ktprof record: %s in %.1f s\n", what, (at_ns - now) / 1e9);
+	while (!stop_signal && (now = now_ns(CLOCK_REALTIME)) < at_ns) {
+		uint64_t d = at_ns - now;
+		struct timespec ts = { d / 1000000000ull, d % 1000000000ull };
+
+		if (ts.tv_sec > 0) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 200000000;
+		}
+		nanosleep(&ts, NULL);
+	}
+	return stop_signal ? -EINTR : 0;
+}
+
+/* Connect to the module, loading it with --load if needed. */
+static struct control_client *connect_module(const struct record_opts *o, int *loaded)
+{
+	struct control_client *ctl = control_client_open();
+	int fd;
+
+	if (ctl || errno != ENOENT)
+		goto out;
+	if (!o->load) {
+		fprintf(stderr, "ktprof record: the ktprof module is not loaded: insmod ktprof.ko first, or use --load PATH\n");
+		return NULL;
+	}
+	fd = open(o->load, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
+		fprintf(stderr, "ktprof record: cannot load %s: %s\n", o->load, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	close(fd);
+	*loaded = 1;
+	ctl = control_client_open();
+out:
+	if (!ctl)
+		fprintf(stderr, "ktprof record: cannot reach the module over netlink: %s%s\n",
+			strerror(errno), errno == EPERM ? " (run as root)" : "");
+	return ctl;
+}
+
+static int check_abi(struct control_client *ctl)
+{
+	struct meta m;
+	int ret = control_client_get_meta(ctl, &m);
+
+	if (ret) {
+		fprintf(stderr, "ktprof record: module metadata: %s%s\n", strerror(-ret),
+			ret == -EPERM ? " (run as root)" : "");
+		return ret;
+	}
+	if (m.abi_major != KTP_ABI_MAJOR) {
+		fprintf(stderr, "ktprof record: the module writes record ABI %u.%u; this ktprof reads %u.x\n",
+			m.abi_major, m.abi_minor, KTP_ABI_MAJOR);
+		return -EPROTO;
+	}
+	if (!strcmp(m.state, "running")) {
+		fprintf(stderr, "ktprof record: a session is already running (stop it: echo stop > /sys/kernel/debug/ktprof/control)\n");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* KEY=VALUE strings of the effective options, for the capture. */
+static unsigned int effective_options(const struct record_opts *o, char **v)
+{
+	char ev[64];
+	unsigned int n = 0, i;
+
+	if (asprintf(&v[n], "output=%s", o->output) > 0)
+		n++;
+	if (o->duration_ns && asprintf(&v[n], "duration_ns=%" PRIu64, o->duration_ns) > 0)
+		n++;
+	if (asprintf(&v[n], "events=%s", meta_events_str(o->events, ev, sizeof(ev))) > 0)
+		n++;
+	if (asprintf(&v[n], "samples=%s", o->samples) > 0)
+		n++;
+	if (o->nr_counters && asprintf(&v[n], "pmu=%s", o->counters) > 0)
+		n++;
+	if (o->cpus && asprintf(&v[n], "cpus=%s", o->cpus) > 0)
+		n++;
+	for (i = 0; i < o->nr_pids; i++)
+		if (asprintf(&v[n], "pid=%u", o->pids[i]) > 0)
+			n++;
+	if (o->comm && asprintf(&v[n], "comm=%s", o->comm) > 0)
+		n++;
+	if (asprintf(&v[n], "buffer_size=%" PRIu64, o->buffer_size) > 0)
+		n++;
+	if (asprintf(&v[n], "subbuf_size=%" PRIu64, o->subbuf_size) > 0)
+		n++;
+	if (o->overwrite && asprintf(&v[n], "overwrite=1") > 0)
+		n++;
+	if (o->reader_cpu >= 0 && asprintf(&v[n], "reader_cpu=%d", o->reader_cpu) > 0)
+		n++;
+	if (o->cmd) {
+		char *cmd = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&cmd, &len);
+
+		for (i = 0; f && o->cmd[i]; i++)
+			fprintf(f, "%s%s", i ? " " : "", o->cmd[i]);
+		if (f) {
+			fclose(f);
+			if (asprintf(&v[n], "command=%s", cmd) > 0)
+				n++;
+			free(cmd);
+		}
+	}
+	return n;
+}
+
+static pid_t run_command(char **cmd)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "ktprof record: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static void print_progress(struct recorder *r, uint64_t start, uint64_t *last_records,
+			   uint64_t *last_t)
+{
+	struct recorder_progress p;
+	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	double dt = (now - *last_t) / 1e9;
+
+	recorder_progress(r, &p);
+	fprintf(stderr, "\r  %6.1f s  %9.0f records/s  %8.2f MB  lost %" PRIu64 "  \033[K",
+		(now - start) / 1e9, dt > 0 ? (p.records - *last_records) / dt : 0,
+		p.file_bytes / 1e6, p.lost);
+	*last_records = p.records;
+	*last_t = now;
+}
+
+static int print_summary(struct recorder *r, const struct record_opts *o)
+{
+	unsigned int n, i, j;
+	const struct cpu_stats *st = recorder_final_stats(r, &n);
+	uint64_t records = 0, lost = 0, bytes = 0;
+	static const char *const names[] = KTP_REC_NAMES;
+
+	fprintf(stderr, "ktprof record: %s\n", o->output);
+	fprintf(stderr, "  %4s %12s %12s %10s %8s\n", "cpu", "records", "bytes", "lost",
+		"samples");
+	for (i = 0; i < n; i++) {
+		fprintf(stderr, "  %4u %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64 "\n",
+			st[i].cpu, st[i].records, st[i].bytes, st[i].lost, st[i].samples);
+		if (st[i].lost) {
+			fprintf(stderr, "       dropped:");
+			for (j = 0; j < KTP_REC_NR_TYPES; j++)
+				if (st[i].dropped[j])
+					fprintf(stderr, " %s=%" PRIu64, names[j], st[i].dropped[j]);
+			fprintf(stderr, "\n");
+		}
+		records += st[i].records;
+		lost += st[i].lost;
+		bytes += st[i].bytes;
+	}
+	fprintf(stderr, "  %4s %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n", "all", records,
+		bytes, lost);
+	if (lost && o->overwrite)
+		fprintf(stderr, "ktprof record: %" PRIu64 " older records were overwritten (flight recorder mode keeps the newest)\n",
+			lost);
+	else if (lost)
+		fprintf(stderr, "ktprof record: %" PRIu64 " records lost: increase --buffer-size (now %" PRIu64
+			" per CPU), or give the readers a CPU of their own (--reader-cpu, isolcpus=)\n",
+			lost, o->buffer_size);
+	return lost && !o->overwrite;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o = {
+		.output = "ktprof.ktp", .events = KTP_EV_ALL,
+		.samples = "cpu-clock@999hz", .buffer_size = DEFAULT_BUFFER,
+		.subbuf_size = DEFAULT_SUBBUF, .reader_cpu = -1,
+		.prepare = "@now", .activate = "@now", .snapshots = 1,
+	};
+	struct recorder_config cfg = { .debugfs_dir = "/sys/kernel/debug/ktprof" };
+	uint64_t launch = now_ns(CLOCK_REALTIME), prepare_at, activate_at;
+	uint64_t start, last_t, last_records = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char *options[32 + KTP_MAX_SAMPLE_PIDS], err[512];
+	unsigned int nr_options = 0, i;
+	int ret, loaded = 0, status = 1, progress;
+	struct recorder *r = NULL;
+	struct control_client *ctl = NULL;
+	pid_t child = 0;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (when_parse(o.prepare, launch, &prepare_at) ||
+	    when_parse(o.activate, launch, &activate_at)) {
+		fprintf(stderr, "ktprof record: --prepare/--activate: want @now, @HH:MM[:SS], +DUR or /DUR\n");
+		return 2;
+	}
+	if (activate_at < prepare_at)
+		activate_at = prepare_at;
+	progress = !o.quiet && isatty(STDERR_FILENO);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	if (wait_until(prepare_at, "preparing", o.quiet))
+		return 1;
+	ctl = connect_module(&o, &loaded);
+	if (!ctl || check_abi(ctl))
+		goto out;
+	nr_options = effective_options(&o, options);
+	cfg.output = o.output;
+	cfg.reader_cpu = o.reader_cpu;
+	cfg.options = options;
+	cfg.nr_options = nr_options;
+	cfg.snapshots = o.snapshots;
+	cfg.session = (struct session_config){
+		.events = o.events,
+		.subbuf_size = o.subbuf_size,
+		.n_subbufs = o.buffer_size / o.subbuf_size,
+		.cpus = o.cpus,
+		.overwrite = o.overwrite,
+		.samples = o.samples,
+		.counters = o.counters,
+		.sample_pids = o.pids,
+		.nr_sample_pids = o.nr_pids,
+		.sample_comm = o.comm,
+		.stop_with_owner = true,
+	};
+	r = recorder_new(&cfg, ctl);
+	if (!r) {
+		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	if (recorder_prepare(r, err, sizeof(err))) {
+		fprintf(stderr, "ktprof record: %s\n", err);
+		goto out;
+	}
+	if (wait_until(activate_at, "recording starts", o.quiet))
+		goto out;
+	if (recorder_start(r, err, sizeof(err))) {
+		fprintf(stderr, "ktprof record: %s\n", err);
+		goto out;
+	}
+	start = last_t = now_ns(CLOCK_MONOTONIC);
+	if (o.cmd) {
+		child = run_command(o.cmd);
+		if (child < 0) {
+			fprintf(stderr, "ktprof record: fork: %s\n", strerror(errno));
+			goto out;
+		}
+	}
+	for (;;) {
+		struct timespec tick = { 0, 100000000 };
+		int wstatus;
+
+		if (stop_signal)
+			break;
+		/* From the session's own start, not from when start returned. */
+		if (o.duration_ns && now_ns(CLOCK_BOOTTIME) >=
+		    recorder_session_start_ns(r) + o.duration_ns)
+			break;
+		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
+			child = 0;
+			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
+				fprintf(stderr, "ktprof record: %s exited with status %d\n",
+					o.cmd[0], WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
+					128 + WTERMSIG(wstatus));
+			break;
+		}
+		if (recorder_poll(r, err, sizeof(err)))
+			fprintf(stderr, "ktprof record: %s\n", err);
+		if (progress && now_ns(CLOCK_MONOTONIC) - last_t >= 1000000000ull)
+			print_progress(r, start, &last_records, &last_t);
+		nanosleep(&tick, NULL);
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	if (recorder_stop(r, err, sizeof(err))) {
+		fprintf(stderr, "ktprof record: %s\n", err);
+		goto out;
+	}
+	status = print_summary(r, &o);
+out:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	/* Whatever happened, the module does not go on tracing. */
+	recorder_free(r);
+	if (loaded) {
+		control_client_close(ctl);
+		ctl = NULL;
+		if (syscall(SYS_delete_module, "ktprof", O_NONBLOCK))
+			fprintf(stderr, "ktprof record: cannot remove the module: %s\n",
+				strerror(errno));
+	}
+	control_client_close(ctl);
+	for (i = 0; i < nr_options; i++)
+		free(options[i]);
+	return status;
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stddef.h>
+
+#include "decode/event.h"
+
+static const char *const rec_names[] = KTP_REC_NAMES;
+
+static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
+	[KTP_REC_SUBBUF] = sizeof(struct ktp_subbuf),
+	[KTP_REC_TIME] = sizeof(struct ktp_time),
+	[KTP_REC_CPU] = sizeof(struct ktp_cpu_mark),
+	[KTP_REC_TASK] = sizeof(struct ktp_task),
+	[KTP_REC_SWITCH] = sizeof(struct ktp_switch),
+	[KTP_REC_WAKING] = sizeof(struct ktp_waking),
+	[KTP_REC_MIGRATE] = sizeof(struct ktp_migrate),
+	[KTP_REC_FORK] = sizeof(struct ktp_fork),
+	[KTP_REC_EXEC] = sizeof(struct ktp_exec) + 4,
+	[KTP_REC_EXIT] = sizeof(struct ktp_exit),
+	[KTP_REC_FREE] = sizeof(struct ktp_free),
+	[KTP_REC_IRQ_ENTRY] = sizeof(struct ktp_irq),
+	[KTP_REC_IRQ_EXIT] = sizeof(struct ktp_irq),
+	[KTP_REC_IRQ_NAME] = sizeof(struct ktp_irq_name) + 4,
+	[KTP_REC_SOFTIRQ_ENTRY] = sizeof(struct ktp_softirq),
+	[KTP_REC_SOFTIRQ_EXIT] = sizeof(struct ktp_softirq),
+	[KTP_REC_IPI_SEND] = sizeof(struct ktp_ipi),
+	[KTP_REC_WQ_START] = sizeof(struct ktp_wq),
+	[KTP_REC_WQ_END] = sizeof(struct ktp_wq),
+	[KTP_REC_SELFTEST] = sizeof(struct ktp_selftest),
+	[KTP_REC_SAMPLE] = sizeof(struct ktp_sample),
+	[KTP_REC_MAP] = sizeof(struct ktp_map),
+	[KTP_REC_FILE] = sizeof(struct ktp_file) + 4,
+	[KTP_REC_THROTTLE] = sizeof(struct ktp_throttle),
+};
+
+unsigned int event_min_size(unsigned int type)
+{
+	return type < KTP_REC_NR_TYPES ? rec_sizes[type] : 0;
+}
+
+const char *event_type_name(unsigned int type)
+{
+	if (type == EVENT_LOST)
+		return "lost";
+	if (type == EVENT_GARBAGE)
+		return "garbage";
+	if (type == KTP_REC_INVALID || type >= KTP_REC_NR_TYPES)
+		return NULL;
+	return rec_names[type];
+}

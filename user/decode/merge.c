@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+
+#include "decode/merge.h"
+
+#define MERGE_READ_SIZE (256 * 1024)
+
+struct merge_input {
+	struct relay_decoder *dec;
+	merge_read_fn read;
+	void *ctx;
+	int eof;
+	struct event head;	/* the input's next event */
+};
+
+struct merge {
+	struct merge_input *inputs;
+	unsigned int n, cap;
+	unsigned int *heap;	/* input indexes, ordered on their head */
+	unsigned int heap_len;
+	int started;
+	int last;		/* input whose head was returned last, or -1 */
+	void *readbuf;
+};
+
+struct merge *merge_new(void)
+{
+	struct merge *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->readbuf = malloc(MERGE_READ_SIZE);
+	if (!m->readbuf) {
+		free(m);
+		return NULL;
+	}
+	m->last = -1;
+	return m;
+}
+
+void merge_free(struct merge *m)
+{
+	unsigned int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++)
+		relay_decoder_free(m->inputs[i].dec);
+	free(m->inputs);
+	free(m->heap);
+	free(m->readbuf);
+	free(m);
+}
+
+int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx)
+{
+	struct merge_input *in;
+
+	if (m->started)
+		return -EBUSY;
+	if (m->n == m->cap) {
+		unsigned int cap = m->cap ? m->cap * 2 : 8;
+		struct merge_input *ni = realloc(m->inputs, cap * sizeof(*ni));
+		unsigned int *nh;
+
+		if (!ni)
+			return -ENOMEM;
+		m->inputs = ni;
+		nh = realloc(m->heap, cap * sizeof(*nh));
+		if (!nh)
+			return -ENOMEM;
+		m->heap = nh;
+		m->cap = cap;
+	}
+	in = &m->inputs[m->n];
+	in->dec = relay_decoder_new(cpu);
+	if (!in->dec)
+		return -ENOMEM;
+	in->read = read;
+	in->ctx = ctx;
+	in->eof = 0;
+	m->n++;
+	return 0;
+}
+
+unsigned int merge_nr_inputs(const struct merge *m)
+{
+	return m->n;
+}
+
+const struct relay_decoder *merge_decoder(const struct merge *m, unsigned int i)
+{
+	return i < m->n ? m->inputs[i].dec : NULL;
+}
+
+/* Load input @i's next event into its head: 1, 0 at its end, -errno. */
+static int advance(struct merge *m, struct merge_input *in)
+{
+	for (;;) {
+		ssize_t n;
+		int ret = relay_decoder_next(in->dec, &in->head);
+
+		if (ret)
+			return ret;
+		if (in->eof)
+			return 0;
+		n = in->read(in->ctx, m->readbuf, MERGE_READ_SIZE);
+		if (n < 0)
+			return (int)n;
+		if (n == 0) {
+			in->eof = 1;
+			relay_decoder_set_eof(in->dec);
+			continue;
+		}
+		ret = relay_decoder_feed(in->dec, m->readbuf, n);
+		if (ret)
+			return ret;
+	}
+}
+
+static int before(const struct event *a, const struct event *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->seq < b->seq;
+}
+
+static int heap_less(const struct merge *m, unsigned int i, unsigned int j)
+{
+	return before(&m->inputs[m->heap[i]].head, &m->inputs[m->heap[j]].head);
+}
+
+static void heap_swap(struct merge *m, unsigned int i, unsigned int j)
+{
+	unsigned int t = m->heap[i];
+
+	m->heap[i] = m->heap[j];
+	m->heap[j] = t;
+}
+
+static void sift_down(struct merge *m, unsigned int i)
+{
+	for (;;) {
+		unsigned int l = 2 * i + 1, r = l + 1, min = i;
+
+		if (l < m->heap_len && heap_less(m, l, min))
+			min = l;
+		if (r < m->heap_len && heap_less(m, r, min))
+			min = r;
+		if (min == i)
+			return;
+		heap_swap(m, i, min);
+		i = min;
+	}
+}
+
+static void sift_up(struct merge *m, unsigned int i)
+{
+	while (i && heap_less(m, i, (i - 1) / 2)) {
+		heap_swap(m, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static int start(struct merge *m)
+{
+	unsigned int i;
+	int ret;
+
+	m->started = 1;
+	for (i = 0; i < m->n; i++) {
+		ret = advance(m, &m->inputs[i]);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			m->heap[m->heap_len++] = i;
+			sift_up(m, m->heap_len - 1);
+		}
+	}
+	return 0;
+}
+
+int merge_next(struct merge *m, struct event *ev)
+{
+	int ret;
+
+	if (!m->started) {
+		ret = start(m);
+		if (ret < 0)
+			return ret;
+	} else if (m->last >= 0) {
+		/* Refill the input returned last; its old head is spent. */
+		ret = advance(m, &m->inputs[m->last]);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			sift_down(m, 0);
+		} else {
+			m->heap[0] = m->heap[--m->heap_len];
+			if (m->heap_len)
+				sift_down(m, 0);
+		}
+		m->last = -1;
+	}
+	if (!m->heap_len)
+		return 0;
+	m->last = m->heap[0];
+	*ev = m->inputs[m->last].head;
+	return 1;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * K-way merge of per-CPU relay streams into one stream in time order, keyed
+ * on (timestamp, CPU, per-CPU order). Memory is one decode buffer per input.
+ */
+#ifndef KTPROF_MERGE_H
+#define KTPROF_MERGE_H
+
+#include <sys/types.h>
+
+#include "decode/relay-decode.h"
+
+/* Read up to @len bytes of an input; 0 at its end, -errno on error. */
+typedef ssize_t (*merge_read_fn)(void *ctx, void *buf, size_t len);
+
+struct merge;
+
+struct merge *merge_new(void);
+void merge_free(struct merge *m);
+
+/* Add the stream of one CPU (@cpu -1: from its first sub-buffer header). */
+int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx);
+
+/*
+ * The next event of all inputs in time order. Returns 1 with *ev filled
+ * (valid until the next call), 0 at the end, -errno if an input failed.
+ */
+int merge_next(struct merge *m, struct event *ev);
+
+unsigned int merge_nr_inputs(const struct merge *m);
+/* Decoder of input @i (in the order added), for its stats and CPU. */
+const struct relay_decoder *merge_decoder(const struct merge *m, unsigned int i);
+
+#endif

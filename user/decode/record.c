@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decode/record.h"
+
+const char *record_state_str(uint16_t state, char *buf, unsigned int len)
+{
+	static const char letters[] = "SDTtXZPI";
+	unsigned int i, off = 0;
+
+	/* Per switch in conversions: no printf here. */
+	if (state & KTP_STATE_PREEMPTED)
+		return "R+";
+	if (!state)
+		return "R";
+	for (i = 0; i < sizeof(letters) - 1 && off + 2 < len; i++) {
+		if (!(state & (1u << i)))
+			continue;
+		if (off)
+			buf[off++] = '|';
+		buf[off++] = letters[i];
+	}
+	if (len)
+		buf[off < len ? off : len - 1] = '\0';
+	return buf;
+}
+
+int record_prio(uint8_t prio)
+{
+	return prio == KTP_PRIO_DL ? -1 : prio;
+}
+
+#define REC(type, var, ev) \
+	type var; memcpy(&var, (ev)->rec, sizeof(var))
+
+static void task_fields(const struct event *ev, const struct record_sink *s,
+			void *ctx)
+{
+	REC(struct ktp_task, r, ev);
+	char comm[KTP_COMM_LEN + 1], st[32];
+
+	memcpy(comm, r.comm, KTP_COMM_LEN);
+	comm[KTP_COMM_LEN] = '\0';
+	s->u64(ctx, "pid", r.pid);
+	s->u64(ctx, "tgid", r.tgid);
+	s->u64(ctx, "ppid", r.ppid);
+	s->str(ctx, "comm", comm);
+	s->hex(ctx, "flags", r.flags);
+	if (r.flags & KTP_TASK_SNAPSHOT)
+		s->str(ctx, "state", record_state_str(r.state, st, sizeof(st)));
+	s->s64(ctx, "prio", record_prio(r.prio));
+}
+
+static void switch_fields(const struct event *ev, const struct record_sink *s,
+			  void *ctx)
+{
+	REC(struct ktp_switch, r, ev);
+	char st[32], key[16];
+	unsigned int i;
+
+	s->u64(ctx, "prev_pid", r.prev_pid);
+	s->str(ctx, "prev_state", record_state_str(r.prev_state, st, sizeof(st)));
+	s->s64(ctx, "prev_prio", record_prio(r.prev_prio));
+	s->u64(ctx, "next_pid", r.next_pid);
+	s->s64(ctx, "next_prio", record_prio(r.next_prio));
+	for (i = 0; i < ev->flags; i++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)ev->rec + sizeof(r) + 8 * i, 8);
+		snprintf(key, sizeof(key), "counter%u", i);
+		s->u64(ctx, key, v);
+	}
+}
+
+static void cpu_fields(const struct event *ev, const struct record_sink *s,
+		       void *ctx)
+{
+	static const char *const reasons[] = {
+		[KTP_CPU_START] = "start", [KTP_CPU_STOP] = "stop",
+		[KTP_CPU_ONLINE] = "online", [KTP_CPU_OFFLINE] = "offline",
+	};
+	REC(struct ktp_cpu_mark, r, ev);
+
+	s->str(ctx, "reason", r.reason < 5 && reasons[r.reason] ?
+		       reasons[r.reason] : "?");
+	s->u64(ctx, "pid", r.pid);
+	if (r.reason == KTP_CPU_STOP || r.reason == KTP_CPU_OFFLINE) {
+		s->u64(ctx, "records", r.records);
+		s->u64(ctx, "lost", r.lost);
+	}
+}
+
+/* Appends "a" or "a-b" to @buf; false once it does not fit. */
+static bool append_range(char *buf, size_t len, size_t *off, unsigned int a,
+			 unsigned int b)
+{
+	int n = a == b ? snprintf(buf + *off, len - *off, "%s%u", *off ? "," : "", a) :
+		snprintf(buf + *off, len - *off, "%s%u-%u", *off ? "," : "", a, b);
+
+	if (n < 0 || (size_t)n >= len - *off)
+		return false;
+	*off += n;
+	return true;
+}
+
+const char *record_ipi_targets(const struct event *ev, char *buf, size_t len)
+{
+	const uint8_t *words = (const uint8_t *)ev->rec + sizeof(struct ktp_ipi);
+	unsigned int cpu, nbits = ev->flags * 64u, start = 0;
+	const size_t ellipsis = sizeof(",...");
+	bool in_run = false;
+	uint64_t word = 0;
+	size_t off = 0;
+
+	if (len < ellipsis) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	buf[0] = '\0';
+	for (cpu = 0; cpu <= nbits; cpu++) {
+		bool set;
+
+		if (cpu < nbits && !(cpu % 64))
+			memcpy(&word, words + 8 * (cpu / 64), 8);
+		set = cpu < nbits && (word >> (cpu % 64) & 1);
+		if (set && !in_run)
+			start = cpu;
+		if (!set && in_run &&
+		    !append_range(buf, len - ellipsis + 1, &off, start, cpu - 1)) {
+			snprintf(buf + off, len - off, "%s...", off ? "," : "");
+			return buf;
+		}
+		in_run = set;
+	}
+	return buf;
+}
+
+static void ipi_fields(const struct event *ev, const struct record_sink *s,
+		       void *ctx)
+{
+	REC(struct ktp_ipi, r, ev);
+	char list[1024];
+
+	s->hex(ctx, "callback", r.callback);
+	if (!ev->flags)
+		s->u64(ctx, "target_cpu", r.cpu);
+	else
+		s->str(ctx, "target_cpus", record_ipi_targets(ev, list, sizeof(list)));
+}
+
+/* Addresses as one hex list, leaf first. */
+static void stack_field(const struct record_sink *s, void *ctx, const char *key,
+			const uint8_t *ips, unsigned int n)
+{
+	char buf[KTP_MAX_FRAMES * 19 + 1];
+	unsigned int i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, ips + 8 * i, 8);
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%" PRIx64,
+				i ? "," : "", ip);
+	}
+	s->str(ctx, key, buf);
+}
+
+static void sample_fields(const struct event *ev, const struct record_sink *s,
+			  void *ctx)
+{
+	REC(struct ktp_sample, r, ev);
+	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
+
+	s->u64(ctx, "sample_ts", r.ts);
+	s->u64(ctx, "pid", r.pid);
+	s->u64(ctx, "tid", r.tid);
+	s->u64(ctx, "source", r.source);
+	s->str(ctx, "mode", ev->flags & KTP_SAMPLE_USER ? "user" : "kernel");
+	if (ev->flags & (KTP_SAMPLE_KTRUNC | KTP_SAMPLE_UTRUNC))
+		s->str(ctx, "truncated", "1");
+	stack_field(s, ctx, "kstack", ips, r.nr_kernel);
+	stack_field(s, ctx, "ustack", ips + 8 * r.nr_kernel, r.nr_user);
+}
+
+static void file_fields(const struct event *ev, const struct record_sink *s,
+			void *ctx)
+{
+	REC(struct ktp_file, r, ev);
+	char id[2 * KTP_BUILD_ID_MAX + 1];
+	unsigned int i;
+
+	for (i = 0; i < r.build_id_len && i < KTP_BUILD_ID_MAX; i++)
+		snprintf(id + 2 * i, 3, "%02x", r.build_id[i]);
+	id[2 * i] = '\0';
+	s->u64(ctx, "dev", r.dev);
+	s->u64(ctx, "ino", r.ino);
+	s->str(ctx, "build_id", id);
+	s->str(ctx, "path", (const char *)ev->rec + sizeof(r));
+}
+
+void record_fields(const struct event *ev, const struct record_sink *s,
+		   void *ctx)
+{
+	const char *str;
+
+	switch (ev->type) {
+	case EVENT_LOST:
+		s->u64(ctx, "records", ev->lost);
+		break;
+	case EVENT_GARBAGE:
+		s->u64(ctx, "bytes", ev->lost);
+		break;
+	case KTP_REC_SUBBUF: {
+		REC(struct ktp_subbuf, r, ev);
+		s->u64(ctx, "seq", r.seq);
+		s->u64(ctx, "lost", r.lost);
+		s->u64(ctx, "session", r.session_id);
+		break;
+	}
+	case KTP_REC_TIME:
+		break;
+	case KTP_REC_CPU:
+		cpu_fields(ev, s, ctx);
+		break;
+	case KTP_REC_TASK:
+		task_fields(ev, s, ctx);
+		break;
+	case KTP_REC_SWITCH:
+		switch_fields(ev, s, ctx);
+		break;
+	case KTP_REC_WAKING: {
+		REC(struct ktp_waking, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "target_cpu", r.target_cpu);
+		s->s64(ctx, "prio", record_prio(r.prio));
+		if (ev->flags & KTP_WAKING_NEW)
+			s->str(ctx, "new", "1");
+		break;
+	}
+	case KTP_REC_MIGRATE: {
+		REC(struct ktp_migrate, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "orig_cpu", r.orig_cpu);
+		s->u64(ctx, "dest_cpu", r.dest_cpu);
+		break;
+	}
+	case KTP_REC_FORK: {
+		REC(struct ktp_fork, r, ev);
+		s->u64(ctx, "parent_pid", r.parent_pid);
+		s->u64(ctx, "child_pid", r.child_pid);
+		s->u64(ctx, "child_tgid", r.child_tgid);
+		s->str(ctx, "thread", ev->flags & KTP_FORK_THREAD ? "1" : "0");
+		break;
+	}
+	case KTP_REC_EXEC: {
+		REC(struct ktp_exec, r, ev);
+		str = (const char *)ev->rec + sizeof(r);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "old_pid", r.old_pid);
+		s->str(ctx, "filename", str);
+		break;
+	}
+	case KTP_REC_EXIT: {
+		REC(struct ktp_exit, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "tgid", r.tgid);
+		s->s64(ctx, "exit_code", r.exit_code);
+		break;
+	}
+	case KTP_REC_FREE: {
+		REC(struct ktp_free, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		break;
+	}
+	case KTP_REC_IRQ_ENTRY:
+	case KTP_REC_IRQ_EXIT: {
+		REC(struct ktp_irq, r, ev);
+		s->u64(ctx, "irq", r.irq);
+		if (ev->type == KTP_REC_IRQ_EXIT)
+			s->s64(ctx, "ret", r.ret);
+		break;
+	}
+	case KTP_REC_IRQ_NAME: {
+		REC(struct ktp_irq_name, r, ev);
+		s->u64(ctx, "irq", r.irq);
+		s->str(ctx, "name", (const char *)ev->rec + sizeof(r));
+		break;
+	}
+	case KTP_REC_SOFTIRQ_ENTRY:
+	case KTP_REC_SOFTIRQ_EXIT: {
+		REC(struct ktp_softirq, r, ev);
+		s->u64(ctx, "vec", r.vec);
+		break;
+	}
+	case KTP_REC_IPI_SEND:
+		ipi_fields(ev, s, ctx);
+		break;
+	case KTP_REC_WQ_START:
+	case KTP_REC_WQ_END: {
+		REC(struct ktp_wq, r, ev);
+		s->hex(ctx, "function", r.function);
+		s->hex(ctx, "work", r.work);
+		break;
+	}
+	case KTP_REC_SELFTEST: {
+		REC(struct ktp_selftest, r, ev);
+		s->u64(ctx, "seq", r.seq);
+		break;
+	}
+	case KTP_REC_SAMPLE:
+		sample_fields(ev, s, ctx);
+		break;
+	case KTP_REC_MAP: {
+		REC(struct ktp_map, r, ev);
+		s->u64(ctx, "pid", r.pid);
+		s->hex(ctx, "start", r.start);
+		s->hex(ctx, "end", r.end);
+		s->hex(ctx, "pgoff", r.pgoff);
+		s->u64(ctx, "dev", r.dev);
+		s->u64(ctx, "ino", r.ino);
+		break;
+	}
+	case KTP_REC_FILE:
+		file_fields(ev, s, ctx);
+		break;
+	case KTP_REC_THROTTLE: {
+		REC(struct ktp_throttle, r, ev);
+		s->u64(ctx, "source", r.source);
+		break;
+	}
+	default:
+		s->u64(ctx, "size", ev->size);
+		break;
+	}
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fields of each record type, named once for every output format: a
+ * printer (text, JSON) supplies a sink and gets each field in turn.
+ */
+#ifndef KTPROF_RECORD_H
+#define KTPROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode/relay-decode.h"
+
+struct record_sink {
+	void (*u64)(void *ctx, const char *key, uint64_t v);
+	void (*s64)(void *ctx, const char *key, int64_t v);
+	void (*hex)(void *ctx, const char *key, uint64_t v);
+	void (*str)(void *ctx, const char *key, const char *v);
+};
+
+/* Call @sink for every field of @ev (type, time and CPU excluded). */
+void record_fields(const struct event *ev, const struct record_sink *sink,
+		   void *ctx);
+
+/* prev_state as the kernel's trace prints it: "S", "D", "R", "R+", "S|D"... */
+const char *record_state_str(uint16_t state, char *buf, unsigned int len);
+
+/*
+ * The targets of a multi-CPU IPI record (flags > 0) as a CPU list, "0-3,6",
+ * in @buf; too many to fit end in "...".
+ */
+const char *record_ipi_targets(const struct event *ev, char *buf, size_t len);
+
+/* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
+int record_prio(uint8_t prio);
+
+#endif

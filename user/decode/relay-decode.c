@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/relay-decode.h"
+
+struct relay_decoder {
+	uint8_t *buf;
+	size_t cap, start, end;	/* unread bytes are buf[start, end) */
+	int cpu;		/* -1 until known */
+	int eof;
+	int synced;		/* positioned after a valid sub-buffer header */
+	uint64_t ts;		/* time of the last record */
+	uint64_t lost;		/* cumulative loss of the last header */
+	uint64_t subbuf_seq;
+	uint64_t event_seq;
+	uint64_t pending_garbage;	/* skipped bytes not yet reported */
+	uint64_t session_id;
+	int have_header;
+	int deferred;		/* deferred_rec is the next event */
+	uint8_t deferred_rec[sizeof(struct ktp_subbuf)];
+	struct relay_decoder_stats stats;
+};
+
+struct relay_decoder *relay_decoder_new(int cpu)
+{
+	struct relay_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->cpu = cpu;
+	return d;
+}
+
+void relay_decoder_free(struct relay_decoder *d)
+{
+	if (!d)
+		return;
+	free(d->buf);
+	free(d);
+}
+
+int relay_decoder_feed(struct relay_decoder *d, const void *buf, size_t len)
+{
+	size_t unread = d->end - d->start;
+
+	if (d->start && (d->start > d->cap / 2 || unread + len > d->cap)) {
+		memmove(d->buf, d->buf + d->start, unread);
+		d->start = 0;
+		d->end = unread;
+	}
+	if (d->end + len > d->cap) {
+		size_t cap = d->cap ? d->cap : 65536;
+		uint8_t *nb;
+
+		while (cap < d->end + len)
+			cap *= 2;
+		nb = realloc(d->buf, cap);
+		if (!nb)
+			return -ENOMEM;
+		d->buf = nb;
+		d->cap = cap;
+	}
+	memcpy(d->buf + d->end, buf, len);
+	d->end += len;
+	return 0;
+}
+
+void relay_decoder_set_eof(struct relay_decoder *d)
+{
+	d->eof = 1;
+}
+
+const struct relay_decoder_stats *relay_decoder_stats(const struct relay_decoder *d)
+{
+	return &d->stats;
+}
+
+int relay_decoder_cpu(const struct relay_decoder *d)
+{
+	return d->cpu;
+}
+
+/* A plausible sub-buffer header at @p (at least 48 bytes available)? */
+static int valid_subbuf(const struct relay_decoder *d, const uint8_t *p)
+{
+	struct ktp_subbuf sb;
+
+	memcpy(&sb, p, sizeof(sb));
+	return sb.h.type == KTP_REC_SUBBUF && sb.h.size == sizeof(sb) &&
+	       sb.magic == KTP_SUBBUF_MAGIC && sb.abi_major == KTP_ABI_MAJOR &&
+	       (d->cpu < 0 || sb.cpu == d->cpu);
+}
+
+/* Variable-size records: their contents must agree with their size. */
+static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
+{
+	switch (h->type) {
+	case KTP_REC_IPI_SEND:
+		return h->size == sizeof(struct ktp_ipi) + h->flags * 8u;
+	case KTP_REC_SWITCH:
+		return h->size == sizeof(struct ktp_switch) + h->flags * 8u;
+	}
+	if (!p)
+		return 1;	/* not all here yet: checked when complete */
+	if (h->type == KTP_REC_SAMPLE) {
+		struct ktp_sample s;
+
+		memcpy(&s, p, sizeof(s));
+		return h->size == sizeof(s) + 8u * (s.nr_kernel + s.nr_user) &&
+		       s.nr_kernel <= KTP_MAX_FRAMES && s.nr_user <= KTP_MAX_FRAMES;
+	}
+	switch (h->type) {
+	case KTP_REC_EXEC:
+		return memchr(p + sizeof(struct ktp_exec), 0,
+			      h->size - sizeof(struct ktp_exec)) != NULL;
+	case KTP_REC_IRQ_NAME:
+		return memchr(p + sizeof(struct ktp_irq_name), 0,
+			      h->size - sizeof(struct ktp_irq_name)) != NULL;
+	case KTP_REC_FILE:
+		return memchr(p + sizeof(struct ktp_file), 0,
+			      h->size - sizeof(struct ktp_file)) != NULL &&
+		       p[offsetof(struct ktp_file, build_id_len)] <= KTP_BUILD_ID_MAX;
+	}
+	return 1;
+}
+
+/*
+ * Is the record at @p acceptable? Known types must have their exact (or
+ * minimum) size; sizes are multiples of 4 and at least a header. @p is
+ * NULL while the record is not complete in the buffer.
+ */
+static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
+{
+	unsigned int want;
+
+	if (h->size < sizeof(*h) || h->size % 4 || h->type == KTP_REC_INVALID)
+		return 0;
+	if (h->type >= KTP_REC_NR_TYPES)
+		return 1;
+	want = event_min_size(h->type);
+	switch (h->type) {
+	case KTP_REC_EXEC:
+	case KTP_REC_IRQ_NAME:
+	case KTP_REC_IPI_SEND:
+	case KTP_REC_SWITCH:
+	case KTP_REC_SAMPLE:
+	case KTP_REC_FILE:
+		return h->size >= want && valid_variable(h, p);
+	case KTP_REC_SUBBUF:
+		return 0;	/* handled by the caller */
+	}
+	return h->size == want;
+}
+
+/* The stream is damaged here: skip to the next plausible header. */
+static void desync(struct relay_decoder *d)
+{
+	d->synced = 0;
+	d->stats.resyncs++;
+}
+
+static void skip_garbage(struct relay_decoder *d, size_t n)
+{
+	d->start += n;
+	d->pending_garbage += n;
+	d->stats.garbage_bytes += n;
+}
+
+static void fill_event(struct relay_decoder *d, struct event *ev,
+		       const struct ktp_hdr *h, const void *p)
+{
+	ev->ts = d->ts;
+	ev->cpu = d->cpu < 0 ? 0 : d->cpu;
+	ev->type = h->type;
+	ev->flags = h->flags;
+	ev->size = h->size;
+	ev->rec = p;
+	ev->lost = 0;
+	ev->seq = d->event_seq++;
+}
+
+static void synth_event(struct relay_decoder *d, struct event *ev,
+			uint16_t type, uint64_t count)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = d->ts;
+	ev->cpu = d->cpu < 0 ? 0 : d->cpu;
+	ev->type = type;
+	ev->lost = count;
+	ev->seq = d->event_seq++;
+}
+
+/*
+ * Take the sub-buffer header at @p: new time base and loss accounting.
+ * Returns the records lost since the previous header, or -1 if the header
+ * cannot follow the previous one (stale or foreign data).
+ */
+static int64_t take_subbuf(struct relay_decoder *d, const uint8_t *p)
+{
+	struct ktp_subbuf sb;
+	uint64_t lost;
+
+	memcpy(&sb, p, sizeof(sb));
+	if (d->have_header) {
+		if (sb.seq <= d->subbuf_seq || sb.lost < d->lost ||
+		    sb.session_id != d->session_id)
+			return -1;
+		d->stats.lost_subbufs += sb.seq - d->subbuf_seq - 1;
+		lost = sb.lost - d->lost;
+	} else {
+		/* Sub-buffers before the first one seen are missing. */
+		d->stats.lost_subbufs += sb.seq;
+		lost = sb.lost;
+		d->session_id = sb.session_id;
+	}
+	d->cpu = sb.cpu;
+	d->have_header = 1;
+	d->subbuf_seq = sb.seq;
+	d->lost = sb.lost;
+	if (sb.ts > d->ts)
+		d->ts = sb.ts;
+	d->stats.subbufs++;
+	d->stats.lost += lost;
+	return lost;
+}
+
+/*
+ * A STOP or OFFLINE mark carries the CPU's final loss count, which covers
+ * records dropped after the last sub-buffer header.
+ */
+static uint64_t mark_loss(struct relay_decoder *d, const uint8_t *p)
+{
+	struct ktp_cpu_mark m;
+	uint64_t lost;
+
+	memcpy(&m, p, sizeof(m));
+	if ((m.reason != KTP_CPU_STOP && m.reason != KTP_CPU_OFFLINE) ||
+	    m.lost <= d->lost)
+		return 0;
+	lost = m.lost - d->lost;
+	d->lost = m.lost;
+	d->stats.lost += lost;
+	return lost;
+}
+
+/* Return a EVENT_LOST event now and the record at @p (copied) next. */
+static int defer_after_loss(struct relay_decoder *d, struct event *ev,
+			    const uint8_t *p, uint64_t lost)
+{
+	struct ktp_hdr h;
+
+	memcpy(&h, p, sizeof(h));
+	memcpy(d->deferred_rec, p, h.size);
+	d->deferred = 1;
+	synth_event(d, ev, EVENT_LOST, lost);
+	return 1;
+}
+
+/* At end of input, what is left is an incomplete record. */
+static int end_of_input(struct relay_decoder *d)
+{
+	if (d->eof && d->end > d->start) {
+		d->stats.truncated += d->end - d->start;
+		d->start = d->end;
+	}
+	return 0;
+}
+
+int relay_decoder_next(struct relay_decoder *d, struct event *ev)
+{
+	for (;;) {
+		size_t avail = d->end - d->start;
+		const uint8_t *p = d->buf + d->start;
+		struct ktp_hdr h;
+		int64_t lost;
+
+		if (d->deferred) {
+			/* The record whose loss was just reported. */
+			d->deferred = 0;
+			memcpy(&h, d->deferred_rec, sizeof(h));
+			fill_event(d, ev, &h, d->deferred_rec);
+			return 1;
+		}
+		if (d->pending_garbage &&
+		    (d->synced || (d->eof && avail == 0))) {
+			synth_event(d, ev, EVENT_GARBAGE, d->pending_garbage);
+			d->pending_garbage = 0;
+			return 1;
+		}
+		if (!d->synced) {
+			/* Only a sub-buffer header can (re)start decoding. */
+			if (avail < sizeof(struct ktp_subbuf)) {
+				if (!d->eof || !avail)
+					return 0;
+				skip_garbage(d, avail);
+				continue;
+			}
+			/* Byte by byte: damage need not keep 4-byte alignment. */
+			if (!valid_subbuf(d, p)) {
+				skip_garbage(d, 1);
+				continue;
+			}
+			d->synced = 1;
+			continue;	/* report skipped bytes first */
+		}
+		if (avail < sizeof(h))
+			return end_of_input(d);
+		memcpy(&h, p, sizeof(h));
+
+		if (h.type == KTP_REC_SUBBUF) {
+			if (avail < sizeof(struct ktp_subbuf))
+				return end_of_input(d);
+			if (!valid_subbuf(d, p)) {
+				desync(d);
+				continue;
+			}
+			lost = take_subbuf(d, p);
+			if (lost < 0) {
+				desync(d);
+				skip_garbage(d, 1);
+				continue;
+			}
+			d->start += sizeof(struct ktp_subbuf);
+			d->stats.records++;
+			if (lost > 0)
+				return defer_after_loss(d, ev, p, lost);
+			fill_event(d, ev, &h, p);
+			return 1;
+		}
+		if (!valid_record(&h, h.size <= avail ? p : NULL)) {
+			desync(d);
+			continue;
+		}
+		if (h.size > avail)
+			return end_of_input(d);
+		if (h.type == KTP_REC_TIME) {
+			struct ktp_time t;
+
+			memcpy(&t, p, sizeof(t));
+			if (t.ts > d->ts)
+				d->ts = t.ts;
+		} else {
+			d->ts += h.ts_delta;
+		}
+		if (h.type >= KTP_REC_NR_TYPES)
+			d->stats.unknown++;
+		d->start += h.size;
+		d->stats.records++;
+		if (h.type == KTP_REC_CPU) {
+			lost = mark_loss(d, p);
+			if (lost)
+				return defer_after_loss(d, ev, p, lost);
+		}
+		fill_event(d, ev, &h, p);
+		return 1;
+	}
+}

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The thread view: a track per thread, grouped under its process, with an
+ * ONCPU slice for every time it ran (cpu at the start; prev_state,
+ * preemption and counter deltas at the end); WAKER and WAKEE instants tied
+ * by a flow that ends on the wakee's next ONCPU slice, PREEMPTOR and
+ * PREEMPTEE likewise; FORK, EXEC and EXIT instants. Per CPU: tracks of IRQ,
+ * softirq and workqueue slices, IPI instants and lost-record markers.
+ *
+ * Slices on one track must nest: a slice still open when its thread shows
+ * up elsewhere (after lost records) is closed first; a work item whose
+ * worker is switched out ends there and resumes when the worker does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/record.h"
+#include "perfetto/convert.h"
+#include "perfetto/track-event.h"
+#include "util/u64-map.h"
+
+/* Per-switch counter deltas shown on ONCPU slices (the module has 4). */
+#define PF_MAX_COUNTERS 8
+
+/* Interned event and annotation names (PF_SEQ_TRACKS). */
+enum { N_ONCPU = 1, N_WAKER, N_WAKEE, N_PREEMPTOR, N_PREEMPTEE, N_FORK,
+       N_EXEC, N_EXIT, N_LOST, N_IPI, N_COUNT };
+static const char *const event_names[N_COUNT] = {
+	NULL, "ONCPU", "WAKER", "WAKEE", "PREEMPTOR", "PREEMPTEE", "FORK",
+	"EXEC", "EXIT", "LOST", "IPI",
+};
+
+enum { A_CPU = 1, A_PREV_STATE, A_PREEMPTED, A_COUNT };
+static const char *const annotation_names[A_COUNT] = {
+	NULL, "cpu", "prev_state", "preempted",
+};
+
+/* Per-CPU tracks. */
+enum { CT_IRQ = 1, CT_SOFTIRQ, CT_IPI, CT_WQ, CT_LOST, CT_COUNT };
+static const char *const cpu_track_names[CT_COUNT] = {
+	NULL, "IRQs", "softirqs", "IPIs", "workqueue", "lost records",
+};
+
+static const char *const softirq_names[10] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+struct thr {
+	uint32_t gen;		/* a reused pid is a new track */
+	int described;
+	int open;		/* ONCPU slice open */
+	uint32_t open_cpu;
+	uint64_t wake_flow, preempt_flow;	/* to end on the next ONCPU */
+	uint64_t wq_func;	/* work being run, 0: none */
+};
+
+struct cpu_state {
+	int irq_open, softirq_open, wq_open;
+	uint32_t wq_pid;
+	uint32_t oncpu_tid;	/* whose ONCPU slice is open here, 0: none */
+	uint32_t described;	/* bit per CPU track kind */
+};
+
+struct pf_threads {
+	struct convert_ctx *c;
+	struct u64_map threads;		/* tid -> struct thr */
+	struct u64_map processes;	/* tgid -> gen + 1 once described */
+	struct cpu_state *cpus;
+	uint64_t next_flow;
+	uint64_t last_ts;
+	int started;			/* the sequence's first packet is out */
+	char *counter_names[PF_MAX_COUNTERS];
+	unsigned int nr_counter_names;
+};
+
+static uint64_t thread_uuid(uint32_t tid, uint32_t gen)
+{
+	return (2ull << 56) | ((uint64_t)gen << 32) | tid;
+}
+
+static uint64_t process_uuid(uint32_t tgid, uint32_t gen)
+{
+	return (1ull << 56) | ((uint64_t)gen << 32) | tgid;
+}
+
+static uint64_t cpu_uuid(uint32_t cpu, unsigned int kind)
+{
+	return (3ull << 56) | ((uint64_t)cpu << 8) | kind;
+}
+
+static struct thr *get_thr(struct pf_threads *t, uint32_t tid)
+{
+	struct thr *th = u64_map_get(&t->threads, tid);
+
+	if (th)
+		return th;
+	th = calloc(1, sizeof(*th));
+	if (th && u64_map_put(&t->threads, tid, th)) {
+		free(th);
+		th = NULL;
+	}
+	return th;
+}
+
+/*
+ * The sequence's first packet: it clears the incremental state and defines
+ * the interned event and annotation names every later packet uses.
+ */
+static int write_names(struct pf_threads *t)
+{
+	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__InternedData data = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	Perfetto__Protos__EventName ev[N_COUNT], *evp[N_COUNT];
+	Perfetto__Protos__DebugAnnotationName an[A_COUNT], *anp[A_COUNT];
+	unsigned int i;
+
+	for (i = 1; i < N_COUNT; i++) {
+		perfetto__protos__event_name__init(&ev[i]);
+		ev[i].has_iid = 1;
+		ev[i].iid = i;
+		ev[i].name = (char *)event_names[i];
+		evp[i - 1] = &ev[i];
+	}
+	for (i = 1; i < A_COUNT; i++) {
+		perfetto__protos__debug_annotation_name__init(&an[i]);
+		an[i].has_iid = 1;
+		an[i].iid = i;
+		an[i].name = (char *)annotation_names[i];
+		anp[i - 1] = &an[i];
+	}
+	data.n_event_names = N_COUNT - 1;
+	data.event_names = evp;
+	data.n_debug_annotation_names = A_COUNT - 1;
+	data.debug_annotation_names = anp;
+	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
+	pkt.trusted_packet_sequence_id = PF_SEQ_TRACKS;
+	pkt.sequence_flags = 3;
+	pkt.interned_data = &data;
+	t->started = 1;
+	return pf_out_packet(t->c->out, &pkt);
+}
+
+static int emit_descriptor(struct pf_threads *t, Perfetto__Protos__TrackDescriptor *d)
+{
+	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	int ret;
+
+	if (!t->started && (ret = write_names(t)))
+		return ret;
+	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
+	pkt.trusted_packet_sequence_id = PF_SEQ_TRACKS;
+	pkt.sequence_flags = 2;
+	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+	pkt.track_descriptor = d;
+	return pf_out_packet(t->c->out, &pkt);
+}
+
+/* Describe @tid's track (and its process's) before its first event. */
+static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
+			   int again)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	const struct task_info *ti = task_table_get(t->c->tasks, tid);
+	uint32_t tgid = ti ? ti->tgid : tid;
+	struct thr *leader = tgid == tid ? th : get_thr(t, tgid);
+	uint32_t pgen = leader ? leader->gen : 0;
+	void *described = u64_map_get(&t->processes, tgid);
+	char buf[32];
+	int ret;
+
+	if (th->described && !again)
+		return 0;
+	if (!described || (uintptr_t)described != pgen + 1u) {
+		Perfetto__Protos__TrackDescriptor pd = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__ProcessDescriptor pr = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+		pd.has_uuid = 1;
+		pd.uuid = process_uuid(tgid, pgen);
+		pr.has_pid = 1;
+		pr.pid = tgid;
+		pr.process_name = (char *)task_table_comm(t->c->tasks, tgid, buf, sizeof(buf));
+		pd.process = &pr;
+		ret = emit_descriptor(t, &pd);
+		if (ret || u64_map_put(&t->processes, tgid, (void *)(uintptr_t)(pgen + 1u)))
+			return ret ? ret : -ENOMEM;
+	}
+	d.has_uuid = 1;
+	d.uuid = thread_uuid(tid, th->gen);
+	d.has_parent_uuid = 1;
+	d.parent_uuid = process_uuid(tgid, pgen);
+	td.has_pid = td.has_tid = 1;
+	td.pid = tgid;
+	td.tid = tid;
+	td.thread_name = (char *)task_table_comm(t->c->tasks, tid, buf, sizeof(buf));
+	d.thread = &td;
+	th->described = 1;
+	return emit_descriptor(t, &d);
+}
+
+static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int kind)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	struct cpu_state *cs = &t->cpus[cpu];
+	char name[64];
+
+	if (cs->described & (1u << kind))
+		return 0;
+	cs->described |= 1u << kind;
+	snprintf(name, sizeof(name), "CPU %u %s", cpu, cpu_track_names[kind]);
+	d.has_uuid = 1;
+	d.uuid = cpu_uuid(cpu, kind);
+	d.name = name;
+	return emit_descriptor(t, &d);
+}
+
+static int track_event_emit(struct pf_threads *t, struct track_event *e)
+{
+	struct pb_buf b;
+	int ret;
+
+	if (!t->started && (ret = write_names(t)))
+		return ret;
+	e->seq_id = PF_SEQ_TRACKS;
+	e->seq_flags = 2;	/* uses the interned names */
+	ret = pf_out_begin(t->c->out, TRACK_EVENT_MAX_BYTES, &b);
+	if (ret)
+		return ret;
+	track_event_encode(e, &b);
+	return pf_out_end(t->c->out, &b);
+}
+
+/* A thread's track, described if needed; NULL if filtered out or idle. */
+static struct thr *track_of(struct pf_threads *t, uint32_t tid, int *err)
+{
+	struct thr *th;
+
+	*err = 0;
+	if (!tid || !convert_selected(t->c, tid))
+		return NULL;
+	th = get_thr(t, tid);
+	if (!th) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = describe_thread(t, tid, th, 0);
+	return *err ? NULL : th;
+}
+
+static int instant(struct pf_threads *t, uint64_t ts, uint32_t tid, uint64_t name_iid,
+		   uint64_t flow, const char *key, uint64_t value)
+{
+	struct thr *th;
+	struct track_event e;
+	int err;
+
+	th = track_of(t, tid, &err);
+	if (!th)
+		return err;
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), 3);
+	e.name_iid = name_iid;
+	if (flow)
+		e.flows[e.nflows++] = flow;
+	if (key)
+		track_event_uint(&e, 0, key, value);
+	return track_event_emit(t, &e);
+}
+
+static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr *th,
+		     const struct ktp_switch *sw, const uint8_t *counters)
+{
+	char state[32];
+	struct track_event e;
+	unsigned int i;
+
+	if (!th->open)
+		return 0;
+	th->open = 0;
+	if (t->cpus[th->open_cpu].oncpu_tid == tid)
+		t->cpus[th->open_cpu].oncpu_tid = 0;
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), 2);
+	if (sw) {
+		track_event_str(&e, A_PREV_STATE, NULL, record_state_str(sw->prev_state, state,
+							     sizeof(state)));
+		track_event_bool(&e, A_PREEMPTED, NULL, sw->prev_state & KTP_STATE_PREEMPTED);
+		for (i = 0; i < sw->h.flags && i < PF_MAX_COUNTERS; i++) {
+			uint64_t v;
+
+			memcpy(&v, counters + 8 * i, 8);
+			track_event_uint(&e, 0, i < t->nr_counter_names ? t->counter_names[i] :
+				"counter", v);
+		}
+	}
+	return track_event_emit(t, &e);
+}
+
+static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t cpu)
+{
+	struct thr *th;
+	struct track_event e;
+	int err;
+
+	th = track_of(t, tid, &err);
+	if (!th)
+		return err;
+	/* Still open elsewhere: records were lost in between. */
+	if (th->open && (err = end_oncpu(t, ts, tid, th, NULL, NULL)))
+		return err;
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), 1);
+	e.name_iid = N_ONCPU;
+	track_event_uint(&e, A_CPU, NULL, cpu);
+	if (th->wake_flow)
+		e.term[e.nterm++] = th->wake_flow;
+	if (th->preempt_flow)
+		e.term[e.nterm++] = th->preempt_flow;
+	th->wake_flow = th->preempt_flow = 0;
+	th->open = 1;
+	th->open_cpu = cpu;
+	t->cpus[cpu].oncpu_tid = tid;
+	return track_event_emit(t, &e);
+}
+
+static int cpu_slice(struct pf_threads *t, uint64_t ts, uint32_t cpu,
+		     unsigned int kind, int type, const char *name)
+{
+	struct track_event e;
+	int ret = describe_cpu_track(t, cpu, kind);
+
+	if (ret)
+		return ret;
+	track_event_init(&e, ts, cpu_uuid(cpu, kind), type);
+	e.name = name;
+	return track_event_emit(t, &e);
+}
+
+static const char *kernel_symbol(struct pf_threads *t, uint64_t addr, char *buf,
+				 size_t len)
+{
+	struct frame f;
+
+	symbolizer_frame(t->c->sym, 0, addr, 1, &f);
+	return frame_str(&f, 0, buf, len);
+}
+
+/* A work item's slice on its CPU's workqueue track. */
+static int wq_begin(struct pf_threads *t, uint64_t ts, uint32_t cpu, uint64_t func)
+{
+	char name[256];
+
+	t->cpus[cpu].wq_open = 1;
+	t->cpus[cpu].wq_pid = convert_current(t->c, cpu);
+	return cpu_slice(t, ts, cpu, CT_WQ, 1, kernel_symbol(t, func, name, sizeof(name)));
+}
+
+static int wq_end(struct pf_threads *t, uint64_t ts, uint32_t cpu)
+{
+	if (!t->cpus[cpu].wq_open)
+		return 0;
+	t->cpus[cpu].wq_open = 0;
+	return cpu_slice(t, ts, cpu, CT_WQ, 2, NULL);
+}
+
+/* Whatever this CPU had open ends here (stop, offline, lost records). */
+static int close_cpu(struct pf_threads *t, uint64_t ts, uint32_t cpu)
+{
+	struct cpu_state *cs = &t->cpus[cpu];
+	uint32_t tid = cs->oncpu_tid;
+	struct thr *th = tid ? u64_map_get(&t->threads, tid) : NULL;
+	int ret = 0;
+
+	if (th && th->open && th->open_cpu == cpu)
+		ret = end_oncpu(t, ts, tid, th, NULL, NULL);
+	if (!ret && cs->irq_open) {
+		cs->irq_open = 0;
+		ret = cpu_slice(t, ts, cpu, CT_IRQ, 2, NULL);
+	}
+	if (!ret && cs->softirq_open) {
+		cs->softirq_open = 0;
+		ret = cpu_slice(t, ts, cpu, CT_SOFTIRQ, 2, NULL);
+	}
+	if (!ret)
+		ret = wq_end(t, ts, cpu);
+	return ret;
+}
+
+static int on_switch(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_switch sw;
+	struct thr *prev = NULL;
+	uint64_t flow = 0;
+	int ret = 0;
+
+	memcpy(&sw, ev->rec, sizeof(sw));
+	if (sw.prev_pid && convert_selected(t->c, sw.prev_pid)) {
+		prev = get_thr(t, sw.prev_pid);
+		if (!prev)
+			return -ENOMEM;
+		if (prev->open && prev->open_cpu == ev->cpu)
+			ret = end_oncpu(t, ev->ts, sw.prev_pid, prev, &sw,
+					(const uint8_t *)ev->rec + sizeof(sw));
+	}
+	/* A worker switched out in the middle of a work item: pause it. */
+	if (!ret && t->cpus[ev->cpu].wq_open && t->cpus[ev->cpu].wq_pid == sw.prev_pid)
+		ret = wq_end(t, ev->ts, ev->cpu);
+	if (!ret && (sw.prev_state & KTP_STATE_PREEMPTED) && sw.next_pid) {
+		flow = ++t->next_flow;
+		ret = instant(t, ev->ts, sw.next_pid, N_PREEMPTOR, flow, "preempted_pid",
+			      sw.prev_pid);
+		if (!ret)
+			ret = instant(t, ev->ts, sw.prev_pid, N_PREEMPTEE, flow, "by_pid",
+				      sw.next_pid);
+		if (prev)
+			prev->preempt_flow = flow;
+	}
+	if (!ret && sw.next_pid)
+		ret = begin_oncpu(t, ev->ts, sw.next_pid, ev->cpu);
+	if (!ret && sw.next_pid) {
+		struct thr *next = u64_map_get(&t->threads, sw.next_pid);
+
+		/* A worker comes back to the work it was running. */
+		if (next && next->wq_func) {
+			struct convert_ctx *c = t->c;
+			uint32_t saved = c->cpu_current[ev->cpu];
+
+			c->cpu_current[ev->cpu] = sw.next_pid;
+			ret = wq_begin(t, ev->ts, ev->cpu, next->wq_func);
+			c->cpu_current[ev->cpu] = saved;
+		}
+	}
+	return ret;
+}
+
+static int on_waking(struct pf_threads *t, const struct event *ev)
+{
+	uint32_t waker = convert_current(t->c, ev->cpu);
+	struct ktp_waking r;
+	struct thr *wakee;
+	uint64_t flow;
+	int ret = 0;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!r.pid || !convert_selected(t->c, r.pid))
+		return 0;
+	wakee = get_thr(t, r.pid);
+	if (!wakee)
+		return -ENOMEM;
+	/* A second waking before the wakee runs continues the same flow. */
+	if (!wakee->wake_flow)
+		wakee->wake_flow = ++t->next_flow;
+	flow = wakee->wake_flow;
+	if (waker && waker != UINT32_MAX)
+		ret = instant(t, ev->ts, waker, N_WAKER, flow, "wakee_pid", r.pid);
+	if (!ret)
+		ret = instant(t, ev->ts, r.pid, N_WAKEE, flow, "target_cpu", r.target_cpu);
+	return ret;
+}
+
+static int on_fork(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_fork r;
+	struct thr *th;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	th = u64_map_get(&t->threads, r.child_pid);
+	if (th && th->described) {
+		/* A reused pid: the new task gets a new track. */
+		th->gen++;
+		th->described = 0;
+		th->open = 0;
+		th->wake_flow = th->preempt_flow = th->wq_func = 0;
+	}
+	return instant(t, ev->ts, r.child_pid, N_FORK, 0, "parent_pid", r.parent_pid);
+}
+
+static int on_cpu_mark(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_cpu_mark m;
+
+	memcpy(&m, ev->rec, sizeof(m));
+	if (m.reason == KTP_CPU_START || m.reason == KTP_CPU_ONLINE)
+		return m.pid ? begin_oncpu(t, ev->ts, m.pid, ev->cpu) : 0;
+	return close_cpu(t, ev->ts, ev->cpu);
+}
+
+static int on_ipi(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_ipi r;
+	char fn[256], name[64], targets[256];
+	struct track_event e;
+	int ret = describe_cpu_track(t, ev->cpu, CT_IPI);
+
+	if (ret)
+		return ret;
+	memcpy(&r, ev->rec, sizeof(r));
+	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_IPI), 3);
+	if (!ev->flags) {
+		snprintf(name, sizeof(name), "IPI to CPU %u", r.cpu);
+		e.name = name;
+		track_event_uint(&e, 0, "target_cpu", r.cpu);
+	} else {
+		e.name_iid = N_IPI;
+		track_event_str(&e, 0, "target_cpus", record_ipi_targets(ev, targets, sizeof(targets)));
+	}
+	track_event_str(&e, 0, "function", r.callback ? kernel_symbol(t, r.callback, fn, sizeof(fn)) :
+	       "reschedule");
+	return track_event_emit(t, &e);
+}
+
+static int on_lost(struct pf_threads *t, const struct event *ev)
+{
+	struct track_event e;
+	int ret = close_cpu(t, ev->ts, ev->cpu);
+
+	if (!ret)
+		ret = describe_cpu_track(t, ev->cpu, CT_LOST);
+	if (ret)
+		return ret;
+	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_LOST), 3);
+	e.name_iid = N_LOST;
+	track_event_uint(&e, 0, ev->type == EVENT_LOST ? "records" : "invalid_bytes", ev->lost);
+	return track_event_emit(t, &e);
+}
+
+static int threads_event(void *view, const struct event *ev)
+{
+	struct pf_threads *t = view;
+	struct cpu_state *cs;
+	char name[64];
+	int ret;
+
+	if (ev->cpu >= t->c->nr_cpus)
+		return 0;
+	t->last_ts = ev->ts;
+	cs = &t->cpus[ev->cpu];
+	switch (ev->type) {
+	case KTP_REC_SWITCH:
+		return on_switch(t, ev);
+	case KTP_REC_WAKING:
+		return on_waking(t, ev);
+	case KTP_REC_FORK:
+		return on_fork(t, ev);
+	case KTP_REC_EXEC: {
+		struct ktp_exec r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		return instant(t, ev->ts, r.pid, N_EXEC, 0, "old_pid", r.old_pid);
+	}
+	case KTP_REC_EXIT: {
+		struct ktp_exit r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		return instant(t, ev->ts, r.pid, N_EXIT, 0, "exit_code", (uint32_t)r.exit_code);
+	}
+	case KTP_REC_CPU:
+		return on_cpu_mark(t, ev);
+	case KTP_REC_IRQ_ENTRY: {
+		struct ktp_irq r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		/* An exit was lost: end the slice before the next one. */
+		if (cs->irq_open && (ret = cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 2, NULL)))
+			return ret;
+		cs->irq_open = 1;
+		snprintf(name, sizeof(name), "IRQ %u %s", r.irq,
+			 r.irq < CONVERT_MAX_IRQS ? t->c->irq_names[r.irq] : "");
+		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 1, name);
+	}
+	case KTP_REC_IRQ_EXIT:
+		if (!cs->irq_open)
+			return 0;
+		cs->irq_open = 0;
+		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 2, NULL);
+	case KTP_REC_SOFTIRQ_ENTRY: {
+		struct ktp_softirq r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		if (cs->softirq_open &&
+		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 2, NULL)))
+			return ret;
+		cs->softirq_open = 1;
+		snprintf(name, sizeof(name), "softirq %s",
+			 r.vec < 10 ? softirq_names[r.vec] : "?");
+		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 1, name);
+	}
+	case KTP_REC_SOFTIRQ_EXIT:
+		if (!cs->softirq_open)
+			return 0;
+		cs->softirq_open = 0;
+		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 2, NULL);
+	case KTP_REC_IPI_SEND:
+		return on_ipi(t, ev);
+	case KTP_REC_WQ_START: {
+		struct ktp_wq r;
+		uint32_t worker = convert_current(t->c, ev->cpu);
+		struct thr *th = worker && worker != UINT32_MAX ? get_thr(t, worker) : NULL;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		if (cs->wq_open && (ret = wq_end(t, ev->ts, ev->cpu)))
+			return ret;
+		if (th)
+			th->wq_func = r.function;
+		return wq_begin(t, ev->ts, ev->cpu, r.function);
+	}
+	case KTP_REC_WQ_END: {
+		uint32_t worker = convert_current(t->c, ev->cpu);
+		struct thr *th = worker && worker != UINT32_MAX ?
+			u64_map_get(&t->threads, worker) : NULL;
+
+		if (th)
+			th->wq_func = 0;
+		return wq_end(t, ev->ts, ev->cpu);
+	}
+	case EVENT_LOST:
+	case EVENT_GARBAGE:
+		return on_lost(t, ev);
+	}
+	return 0;
+}
+
+static void *threads_create(struct convert_ctx *c)
+{
+	struct pf_threads *t = calloc(1, sizeof(*t));
+	char *list, *tok, *save = NULL;
+
+	if (!t)
+		return NULL;
+	t->c = c;
+	u64_map_init(&t->threads);
+	u64_map_init(&t->processes);
+	t->cpus = calloc(c->nr_cpus, sizeof(*t->cpus));
+	if (!t->cpus) {
+		free(t);
+		return NULL;
+	}
+	/* Counter deltas are named after the events counted. */
+	list = strdup(c->meta ? c->meta->counters : "");
+	for (tok = list ? strtok_r(list, ",", &save) : NULL;
+	     tok && t->nr_counter_names < PF_MAX_COUNTERS;
+	     tok = strtok_r(NULL, ",", &save))
+		t->counter_names[t->nr_counter_names++] = strdup(tok);
+	free(list);
+	return t;
+}
+
+static int threads_finish(void *view)
+{
+	struct pf_threads *t = view;
+	unsigned int cpu;
+	int ret = 0;
+
+	for (cpu = 0; !ret && cpu < t->c->nr_cpus; cpu++)
+		ret = close_cpu(t, t->last_ts, cpu);
+	return ret;
+}
+
+static void threads_destroy(void *view)
+{
+	struct pf_threads *t = view;
+	size_t i = 0;
+	uint64_t k;
+	void *v;
+
+	if (!t)
+		return;
+	while (u64_map_next(&t->threads, &i, &k, &v))
+		free(v);
+	u64_map_free(&t->threads);
+	u64_map_free(&t->processes);
+	for (i = 0; i < t->nr_counter_names; i++)
+		free(t->counter_names[i]);
+	free(t->cpus);
+	free(t);
+}
+
+const struct convert_view pf_threads_view = {
+	.name = "threads",
+	.create = threads_create,
+	.event = threads_event,
+	.finish = threads_finish,
+	.destroy = threads_destroy,
+};

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/capture-meta.h"
+#include "capture/capture-write.h"
+#include "record/recorder.h"
+#include "record/snapshot.h"
+
+/* A chunk goes out when this full, or after READER_FLUSH_NS in any case. */
+#define READER_CHUNK (1 << 20)
+#define READER_FLUSH_NS 1000000000ull
+#define READER_POLL_MS 200
+
+struct reader {
+	struct recorder *r;
+	uint32_t cpu;
+	int fd;
+	pthread_t thread;
+	_Atomic uint64_t bytes;
+	int error;		/* -errno, set by the thread */
+};
+
+struct recorder {
+	struct recorder_config cfg;
+	struct control_client *ctl;
+	struct capture_writer *w;
+	struct meta meta;
+	struct reader **readers;
+	unsigned int nr_readers;
+	atomic_int stopping;
+	int started;
+	int joined;
+	struct cpu_stats *final;
+	unsigned int nr_final;
+};
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+struct recorder *recorder_new(const struct recorder_config *cfg,
+			      struct control_client *ctl)
+{
+	struct recorder *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->cfg = *cfg;
+	r->ctl = ctl;
+	return r;
+}
+
+static int flush_chunk(struct reader *rd, const char *buf, size_t len)
+{
+	return len ? capture_writer_add(rd->r->w, KTPC_STREAM, rd->cpu, buf, len, 1) : 0;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	char *buf = malloc(READER_CHUNK);
+	uint64_t last_flush = now_ns(CLOCK_MONOTONIC);
+	size_t len = 0;
+	int ret = 0;
+
+	if (!buf) {
+		rd->error = -ENOMEM;
+		return NULL;
+	}
+	for (;;) {
+		/* Read the flag before reading: then no data is left behind. */
+		int stopping = atomic_load(&rd->r->stopping);
+		struct pollfd pfd = { .fd = rd->fd, .events = POLLIN };
+		ssize_t n = 0;
+
+		if (!stopping && poll(&pfd, 1, READER_POLL_MS) < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		while (len < READER_CHUNK) {
+			n = read(rd->fd, buf + len, READER_CHUNK - len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			len += n;
+			atomic_fetch_add(&rd->bytes, n);
+		}
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (len >= READER_CHUNK / 2 || (stopping && n == 0) ||
+		    (len && now_ns(CLOCK_MONOTONIC) - last_flush > READER_FLUSH_NS)) {
+			ret = flush_chunk(rd, buf, len);
+			if (ret)
+				break;
+			len = 0;
+			last_flush = now_ns(CLOCK_MONOTONIC);
+		}
+		if (stopping && n == 0)
+			break;	/* stopped and drained */
+	}
+	if (!ret)
+		ret = flush_chunk(rd, buf, len);
+	rd->error = ret;
+	free(buf);
+	return NULL;
+}
+
+static int pin_reader(struct recorder *r, pthread_t t)
+{
+	cpu_set_t set;
+
+	if (r->cfg.reader_cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(r->cfg.reader_cpu, &set);
+	return -pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+static int add_reader(struct recorder *r, uint32_t cpu, char *err, size_t errlen)
+{
+	struct reader *rd, **nr;
+	char path[512];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/cpu%u", r->cfg.debugfs_dir, cpu);
+	rd = calloc(1, sizeof(*rd));
+	nr = realloc(r->readers, (r->nr_readers + 1) * sizeof(*nr));
+	if (!rd || !nr) {
+		free(rd);
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	r->readers = nr;
+	rd->r = r;
+	rd->cpu = cpu;
+	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rd->fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(rd);
+		return ret;
+	}
+	ret = -pthread_create(&rd->thread, NULL, reader_main, rd);
+	if (ret) {
+		snprintf(err, errlen, "reader thread: %s", strerror(-ret));
+		close(rd->fd);
+		free(rd);
+		return ret;
+	}
+	ret = pin_reader(r, rd->thread);
+	r->readers[r->nr_readers++] = rd;
+	if (ret)
+		snprintf(err, errlen, "cannot pin the reader to CPU %d: %s",
+			 r->cfg.reader_cpu, strerror(-ret));
+	return ret;
+}
+
+static int have_reader(struct recorder *r, uint32_t cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		if (r->readers[i]->cpu == cpu)
+			return 1;
+	return 0;
+}
+
+int recorder_poll(struct recorder *r, char *err, size_t errlen)
+{
+	DIR *d = opendir(r->cfg.debugfs_dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		snprintf(err, errlen, "%s: %s", r->cfg.debugfs_dir, strerror(errno));
+		return -errno;
+	}
+	while (!ret && (de = readdir(d)) != NULL) {
+		char *end;
+		unsigned long cpu;
+
+		if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
+			continue;
+		cpu = strtoul(de->d_name + 3, &end, 10);
+		if (!*end && !have_reader(r, cpu))
+			ret = add_reader(r, cpu, err, errlen);
+	}
+	closedir(d);
+	return ret;
+}
+
+int recorder_prepare(struct recorder *r, char *err, size_t errlen)
+{
+	int ret;
+
+	r->w = capture_writer_open(r->cfg.output);
+	if (!r->w) {
+		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(errno));
+		return -errno;
+	}
+	ret = snapshot_topology(r->w, err, errlen);
+	if (ret || !r->cfg.snapshots)
+		return ret;
+	ret = snapshot_kallsyms(r->w, err, errlen);
+	if (!ret)
+		ret = snapshot_modules(r->w, err, errlen);
+	if (!ret)
+		ret = snapshot_procmaps(r->w, err, errlen);
+	return ret;
+}
+
+static int write_meta(struct recorder *r, uint64_t stop_ns)
+{
+	struct capture_meta_info info = {
+		.meta = &r->meta,
+		.recorder = "ktprof record",
+		.options = r->cfg.options,
+		.nr_options = r->cfg.nr_options,
+		.stop_ns = stop_ns,
+		.sample_pids = r->cfg.session.sample_pids,
+		.nr_sample_pids = r->cfg.session.nr_sample_pids,
+		.sample_comm = r->cfg.session.sample_comm,
+	};
+
+	return capture_meta_write(r->w, &info);
+}
+
+/* Meta the module does not send over netlink, and what it reported. */
+static void complete_meta(struct recorder *r)
+{
+	const struct session_config *s = &r->cfg.session;
+	char path[512], *text;
+	struct meta full;
+	FILE *f;
+
+	/* The debugfs text has everything; netlink is the fallback. */
+	snprintf(path, sizeof(path), "%s/meta", r->cfg.debugfs_dir);
+	f = fopen(path, "r");
+	if (f) {
+		text = calloc(1, 1 << 16);
+		if (text && fread(text, 1, (1 << 16) - 1, f) > 0 &&
+		    !meta_parse(text, &full) && full.session_id == r->meta.session_id)
+			r->meta = full;
+		free(text);
+		fclose(f);
+	}
+	if (!r->meta.samples[0] && s->samples)
+		snprintf(r->meta.samples, sizeof(r->meta.samples), "%s", s->samples);
+	if (!r->meta.counters[0] && s->counters)
+		snprintf(r->meta.counters, sizeof(r->meta.counters), "%s", s->counters);
+}
+
+int recorder_start(struct recorder *r, char *err, size_t errlen)
+{
+	int ret = control_client_start(r->ctl, &r->cfg.session);
+
+	if (ret) {
+		snprintf(err, errlen, "cannot start the session: %s%s%s", strerror(-ret),
+			 *control_client_message(r->ctl) ? ": " : "", control_client_message(r->ctl));
+		return ret;
+	}
+	r->started = 1;
+	ret = control_client_get_meta(r->ctl, &r->meta);
+	if (ret) {
+		snprintf(err, errlen, "session metadata: %s", strerror(-ret));
+		return ret;
+	}
+	complete_meta(r);
+	ret = write_meta(r, 0);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(-ret));
+		return ret;
+	}
+	return recorder_poll(r, err, errlen);
+}
+
+static int join_readers(struct recorder *r, char *err, size_t errlen)
+{
+	unsigned int i;
+	int ret = 0;
+
+	if (r->joined)
+		return 0;
+	r->joined = 1;
+	atomic_store(&r->stopping, 1);
+	for (i = 0; i < r->nr_readers; i++) {
+		struct reader *rd = r->readers[i];
+
+		pthread_join(rd->thread, NULL);
+		close(rd->fd);
+		if (rd->error && !ret) {
+			ret = rd->error;
+			snprintf(err, errlen, "reading cpu%u: %s", rd->cpu,
+				 strerror(-ret));
+		}
+	}
+	return ret;
+}
+
+int recorder_stop(struct recorder *r, char *err, size_t errlen)
+{
+	uint64_t stop_ns, *bytes = NULL;
+	unsigned int i, j;
+	int ret;
+
+	ret = control_client_stop(r->ctl);
+	if (ret && ret != -EINVAL) {
+		snprintf(err, errlen, "cannot stop the session: %s", strerror(-ret));
+		return ret;
+	}
+	r->started = 0;
+	stop_ns = now_ns(CLOCK_BOOTTIME);
+	ret = join_readers(r, err, errlen);
+	if (ret)
+		return ret;
+	ret = control_client_get_stats(r->ctl, &r->final, &r->nr_final);
+	if (ret) {
+		snprintf(err, errlen, "module statistics: %s", strerror(-ret));
+		return ret;
+	}
+	bytes = calloc(r->nr_final ? r->nr_final : 1, sizeof(*bytes));
+	if (!bytes)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_final; i++)
+		for (j = 0; j < r->nr_readers; j++)
+			if (r->readers[j]->cpu == r->final[i].cpu)
+				bytes[i] = atomic_load(&r->readers[j]->bytes);
+	ret = capture_meta_write_stats(r->w, r->final, r->nr_final, bytes);
+	free(bytes);
+	if (!ret)
+		ret = write_meta(r, stop_ns);
+	if (!ret)
+		ret = capture_writer_close(r->w);
+	else
+		capture_writer_abort(r->w);
+	r->w = NULL;
+	if (ret)
+		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(-ret));
+	return ret;
+}
+
+void recorder_abort(struct recorder *r)
+{
+	char err[256];
+
+	if (r->started)
+		control_client_stop(r->ctl);
+	r->started = 0;
+	join_readers(r, err, sizeof(err));
+	if (r->w)
+		capture_writer_abort(r->w);
+	r->w = NULL;
+}
+
+void recorder_progress(struct recorder *r, struct recorder_progress *p)
+{
+	struct cpu_stats *st;
+	unsigned int i, n;
+
+	memset(p, 0, sizeof(*p));
+	p->readers = r->nr_readers;
+	for (i = 0; i < r->nr_readers; i++)
+		p->bytes_read += atomic_load(&r->readers[i]->bytes);
+	if (r->w)
+		p->file_bytes = capture_writer_bytes(r->w);
+	if (control_client_get_stats(r->ctl, &st, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		p->records += st[i].records;
+		p->lost += st[i].lost;
+	}
+	free(st);
+}
+
+uint64_t recorder_session_start_ns(const struct recorder *r)
+{
+	return r->meta.clock_boot;
+}
+
+const struct cpu_stats *recorder_final_stats(const struct recorder *r,
+						 unsigned int *n)
+{
+	*n = r->nr_final;
+	return r->final;
+}
+
+void recorder_free(struct recorder *r)
+{
+	unsigned int i;
+
+	if (!r)
+		return;
+	if (r->started || r->w)
+		recorder_abort(r);
+	for (i = 0; i < r->nr_readers; i++)
+		free(r->readers[i]);
+	free(r->readers);
+	free(r->final);
+	free(r);
+}

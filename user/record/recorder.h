@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recording engine behind `ktprof record`: starts a session over
+ * netlink, copies every CPU's relay file into the capture with one reader
+ * thread per CPU (poll with a timeout, then read), picks up CPUs that come
+ * online, and at stop drains everything and writes the final statistics.
+ * Readers copy bytes; they never decode records.
+ */
+#ifndef KTPROF_RECORDER_H
+#define KTPROF_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/control-client.h"
+
+struct recorder_config {
+	const char *output;		/* capture file path */
+	const char *debugfs_dir;	/* the module's debugfs directory */
+	struct session_config session;	/* what the module records */
+	int reader_cpu;			/* pin readers here; -1: no pinning */
+	char *const *options;		/* effective options, for the capture */
+	unsigned int nr_options;
+	int snapshots;			/* kallsyms, modules, maps (1: yes) */
+};
+
+struct recorder_progress {
+	uint64_t bytes_read;		/* from the relay files */
+	uint64_t file_bytes;		/* written to the capture */
+	uint64_t records, lost;		/* the module's counters */
+	unsigned int readers;
+};
+
+struct recorder;
+
+/* Uses @ctl, an open control connection (owned by the caller). */
+struct recorder *recorder_new(const struct recorder_config *cfg,
+			      struct control_client *ctl);
+void recorder_free(struct recorder *r);
+
+/*
+ * Each returns 0 or -errno with a one-line reason in @err.
+ * prepare: create the capture file and write the system snapshots.
+ * start: start the session, write its metadata, start the readers.
+ * poll: start readers for CPUs that came online (call it regularly).
+ * stop: stop the session, drain every reader, write stats, close the file.
+ */
+int recorder_prepare(struct recorder *r, char *err, size_t errlen);
+int recorder_start(struct recorder *r, char *err, size_t errlen);
+int recorder_poll(struct recorder *r, char *err, size_t errlen);
+int recorder_stop(struct recorder *r, char *err, size_t errlen);
+
+/* Stop the session if it runs; leave the file as it is (truncated). */
+void recorder_abort(struct recorder *r);
+
+/* Counters so far (asks the module: not for hot loops). */
+void recorder_progress(struct recorder *r, struct recorder_progress *p);
+
+/* CLOCK_BOOTTIME ns at which the session started (after start). */
+uint64_t recorder_session_start_ns(const struct recorder *r);
+
+/* The module's final per-CPU counters, after stop. */
+const struct cpu_stats *recorder_final_stats(const struct recorder *r,
+						 unsigned int *n);
+
+#endif

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A symbolizer for a capture: its kallsyms snapshot, plus a first pass that
+ * collects the FILE records (written from process context, they can come
+ * after the samples that need them). MAP records are not collected here:
+ * they must be applied in stream order, by the caller's own pass.
+ */
+#ifndef KTPROF_SYMBOLIZER_CAPTURE_H
+#define KTPROF_SYMBOLIZER_CAPTURE_H
+
+#include <stddef.h>
+
+#include "capture/input.h"
+#include "symbols/symbolizer.h"
+
+/* NULL with a one-line reason in @err. */
+struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
+					  const char *symfs, char *err,
+					  size_t errlen);
+
+#endif
