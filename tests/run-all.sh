@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run every test suite and end with "N passed, N failed":
-#   style   checkpatch on kmod/
+#   style   checkpatch on kmod/, the layers of user/
 #   unit    tests/unit (ASan + UBSan)
 #   cli     tests/cli/t-*.sh, the real binary on files
 #   vm      tests/vm/t-*.sh in VMs on every test kernel (KERNELS)
@@ -23,6 +23,12 @@ run_suite() {
 			echo "PASS style/checkpatch"
 		else
 			echo "FAIL style/checkpatch"
+			printf '%s\n' "$out" | head -n 40 | sed 's/^/    /'
+		fi
+		if out=$(scripts/check-layers.sh 2>&1); then
+			echo "PASS style/layers"
+		else
+			echo "FAIL style/layers"
 			printf '%s\n' "$out" | head -n 40 | sed 's/^/    /'
 		fi
 		;;

@@ -2,32 +2,31 @@
 /*
  * ktprof: BPF-free scheduler tracing and CPU profiling.
  *
- * main() and the command table; every subcommand lives in cmd-<name>.c.
+ * main() and the command table; every subcommand lives in cmd/cmd-<name>.c
+ * over the library (libktprof.a).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 
-struct command {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *summary;
+const struct cmd cmd_table[] = {
+	{ "record", cmd_record, &record_cmd },
+	{ "import", cmd_import, &import_cmd },
+	{ "info", cmd_info, &info_cmd },
+	{ "dump", cmd_dump, &dump_cmd },
+	{ "convert", cmd_convert, &convert_cmd },
+	{ "report", cmd_report, &report_cmd },
+	{ "help", cmd_help, &help_cmd },
+	{ "version", cmd_version, &version_cmd },
 };
-
-static const struct command commands[] = {
-	{ "record", cmd_record, "record scheduler events and CPU samples (root)" },
-	{ "import", cmd_import, "turn a raw dump directory into a capture file" },
-	{ "info", cmd_info, "session, config, per-CPU counts, losses, truncation" },
-	{ "dump", cmd_dump, "print every record of a capture, decoded, in time order" },
-	{ "convert", cmd_convert, "write a Perfetto trace (scheduler, threads, samples)" },
-	{ "report", cmd_report, "analyse a capture (--profile: CPU profile)" },
-	{ "version", cmd_version, "print ktprof's version and record ABI" },
-};
+const unsigned int cmd_table_len = sizeof(cmd_table) / sizeof(cmd_table[0]);
 
 static void usage(FILE *out)
 {
-	size_t i;
+	unsigned int i;
 
 	fprintf(out,
 		"usage: ktprof <command> [options]\n"
@@ -35,27 +34,46 @@ static void usage(FILE *out)
 		"BPF-free scheduler tracing and CPU profiling for Linux.\n"
 		"\n"
 		"commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	for (i = 0; i < cmd_table_len; i++)
+		fprintf(out, "  %-9s %s\n", cmd_table[i].name,
+			cmd_table[i].opts->summary);
 	fprintf(out, "\n'ktprof <command> --help' describes each command.\n");
+}
+
+/*
+ * Output that could not be written is an error, not a success with
+ * nothing in the file (`ktprof dump x.ktp > /dev/full`), as perf does.
+ */
+static int check_stdout(int status)
+{
+	int bad = fflush(stdout) || ferror(stdout);
+
+	if (fclose(stdout))
+		bad = 1;
+	if (bad && errno != EPIPE) {
+		fprintf(stderr, "ktprof: write error on standard output: %s\n",
+			strerror(errno));
+		return status ? status : 1;
+	}
+	return status;
 }
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	unsigned int i;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
-		return 0;
+		return check_stdout(0);
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (i = 0; i < cmd_table_len; i++)
+		if (!strcmp(argv[1], cmd_table[i].name))
+			return check_stdout(cmd_table[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "ktprof: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return 2;

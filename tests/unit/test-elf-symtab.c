@@ -46,14 +46,15 @@ static int self_offset(uint64_t addr, uint64_t *off, char *path, size_t len)
 UNIT_TEST(resolves_own_function)
 {
 	uint64_t addr = (uintptr_t)unit_marker_function + 2, off = 0;
-	char path[512], err[256];
+	struct error err = { 0 };
 	struct elf_symtab *t;
+	char path[512];
 	const uint8_t *id;
 	struct usym s;
 
 	CHECK_EQ(unit_marker_function(1), 4);
 	CHECK_EQ(self_offset(addr, &off, path, sizeof(path)), 0);
-	t = elf_symtab_open(path, err, sizeof(err));
+	t = elf_symtab_open(path, &err);
 	CHECK(t != NULL);
 	if (!t)
 		return;
@@ -69,12 +70,14 @@ UNIT_TEST(resolves_own_function)
 
 UNIT_TEST(non_elf_refused)
 {
-	char err[256] = "";
+	struct error err = { 0 };
 
-	CHECK(elf_symtab_open("/proc/self/status", err, sizeof(err)) == NULL);
-	CHECK(strstr(err, "not an ELF file") != NULL);
-	CHECK(elf_symtab_open("/nonexistent/x", err, sizeof(err)) == NULL);
-	CHECK(strstr(err, "No such file") != NULL);
+	CHECK(elf_symtab_open("/proc/self/status", &err) == NULL);
+	CHECK(strstr(error_msg(&err), "not an ELF file") != NULL);
+	CHECK_EQ(err.code, -ENOEXEC);
+	CHECK(elf_symtab_open("/nonexistent/x", &err) == NULL);
+	CHECK(strstr(error_msg(&err), "No such file") != NULL);
+	CHECK_EQ(err.code, -ENOENT);
 }
 
 UNIT_MAIN()

@@ -59,10 +59,9 @@ static void feed_self(struct symbolizer *s, const struct self_map *m, int bad_id
 	struct elf_symtab *t;
 	struct event ev;
 	struct stat st;
-	char err[128];
 
 	stat(m->path, &st);
-	t = elf_symtab_open(m->path, err, sizeof(err));
+	t = elf_symtab_open(m->path, NULL);
 	fr->dev = 7;
 	fr->ino = st.st_ino;
 	fr->build_id_len = t ? elf_symtab_build_id(t, &id) : 0;

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "capture/capture-read.h"
+#include "util/error.h"
 
 struct chunk_ref {
 	uint64_t offset;	/* of the chunk header */
@@ -143,8 +144,7 @@ static int scan(struct capture_reader *r, uint64_t off)
 	return 0;
 }
 
-struct capture_reader *capture_reader_open(const char *path, char *err,
-					   size_t errlen)
+struct capture_reader *capture_reader_open(const char *path, struct error *err)
 {
 	struct capture_reader *r = calloc(1, sizeof(*r));
 	struct ktpc_file_header fh;
@@ -152,35 +152,37 @@ struct capture_reader *capture_reader_open(const char *path, char *err,
 	int ret;
 
 	if (!r) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &sb)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	r->st.file_size = sb.st_size;
 	if (sb.st_size < (off_t)sizeof(fh) || read_at(r->fd, &fh, sizeof(fh), 0) ||
 	    memcmp(fh.magic, KTPC_MAGIC, sizeof(fh.magic))) {
-		snprintf(err, errlen, "%s: not a ktprof capture file (bad magic)", path);
+		error_set(err, -ERROR_NOT_CAPTURE,
+			  "%s: not a ktprof capture file (bad magic)", path);
 		goto fail;
 	}
 	r->st.major = fh.major;
 	r->st.minor = fh.minor;
 	if (fh.major != KTPC_MAJOR) {
-		snprintf(err, errlen, "%s: capture format %u.%u; this ktprof reads %u.0 to %u.%u",
-			 path, fh.major, fh.minor, KTPC_MAJOR, KTPC_MAJOR, KTPC_MINOR);
+		error_set(err, -ERROR_FORMAT,
+			  "%s: capture format %u.%u; this ktprof reads %u.0 to %u.%u",
+			  path, fh.major, fh.minor, KTPC_MAJOR, KTPC_MAJOR, KTPC_MINOR);
 		goto fail;
 	}
 	if (fh.header_size < sizeof(fh) || fh.header_size > (uint64_t)sb.st_size) {
-		snprintf(err, errlen, "%s: corrupt file header", path);
+		error_set(err, -ERROR_DAMAGED, "%s: corrupt file header", path);
 		goto fail;
 	}
 	ret = scan(r, fh.header_size);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", path,
-			 ret == -EBADMSG ? r->st.problem : strerror(-ret));
+		error_set(err, ret, "%s: %s", path,
+			  ret == -EBADMSG ? r->st.problem : error_str(ret));
 		goto fail;
 	}
 	return r;

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "capture/capture-format.h"
+#include "util/error.h"
 
 struct capture_reader;
 struct capture_stream;
@@ -26,9 +27,8 @@ struct capture_status {
 	char problem[256];	/* why it ends there, "" when complete */
 };
 
-/* NULL with a one-line reason in @err (not a capture, newer major, ...). */
-struct capture_reader *capture_reader_open(const char *path, char *err,
-					   size_t errlen);
+/* NULL with the reason in @err (not a capture, newer major, ...). */
+struct capture_reader *capture_reader_open(const char *path, struct error *err);
 void capture_reader_close(struct capture_reader *r);
 
 const struct capture_status *capture_reader_status(const struct capture_reader *r);

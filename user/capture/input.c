@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,48 +53,42 @@ static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
 		 cm->counters ? cm->counters : "");
 }
 
-static int open_capture(struct input *in, const char *path, char *err,
-			size_t errlen)
+static int open_capture(struct input *in, const char *path, struct error *err)
 {
 	Ktprof__CaptureMeta *cm;
 	size_t len;
 	void *buf;
 
-	in->cap = capture_reader_open(path, err, errlen);
+	in->cap = capture_reader_open(path, err);
 	if (!in->cap)
-		return -EINVAL;
+		return err ? err->code : -EINVAL;
 	/* Metadata is small: check it all now (streams are checked as read). */
-	if (capture_reader_verify_meta(in->cap)) {
-		snprintf(err, errlen, "%s: %s", path,
-			 capture_reader_status(in->cap)->problem);
-		return -EBADMSG;
-	}
+	if (capture_reader_verify_meta(in->cap))
+		return error_set(err, -EBADMSG, "%s: %s", path,
+				 capture_reader_status(in->cap)->problem);
 	buf = capture_reader_section(in->cap, KTPC_META, &len);
 	if (!buf) {
-		snprintf(err, errlen, "%s: %s", path, errno == ENOENT ?
-			 "no session metadata (the capture stopped before it began)" :
-			 capture_reader_status(in->cap)->problem);
-		return -EINVAL;
+		if (errno == ENOENT)
+			return error_set(err, -ERROR_NO_META,
+					 "%s: no session metadata (the capture stopped before it began)",
+					 path);
+		return error_set(err, -EBADMSG, "%s: %s", path,
+				 capture_reader_status(in->cap)->problem);
 	}
 	cm = ktprof__capture_meta__unpack(NULL, len, buf);
 	free(buf);
-	if (!cm) {
-		snprintf(err, errlen, "%s: damaged session metadata", path);
-		return -EINVAL;
-	}
+	if (!cm)
+		return error_set(err, -ERROR_BAD_META, "%s: damaged session metadata", path);
 	meta_from_capture(&in->meta, cm);
 	ktprof__capture_meta__free_unpacked(cm, NULL);
-	if (in->meta.abi_major != KTP_ABI_MAJOR) {
-		snprintf(err, errlen, "%s: record ABI %u.%u; this ktprof reads %u.x",
-			 path, in->meta.abi_major, in->meta.abi_minor, KTP_ABI_MAJOR);
-		return -EPROTONOSUPPORT;
-	}
+	if (in->meta.abi_major != KTP_ABI_MAJOR)
+		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
+				 path, in->meta.abi_major, in->meta.abi_minor, KTP_ABI_MAJOR);
 	in->have_meta = 1;
 	return 0;
 }
 
-static int load_meta(struct input *in, const char *path, char *err,
-		     size_t errlen)
+static int load_meta(struct input *in, const char *path, struct error *err)
 {
 	char *text = rawdir_read_file(in->rd, "meta", NULL);
 	int ret;
@@ -104,36 +97,33 @@ static int load_meta(struct input *in, const char *path, char *err,
 		return 0;	/* optional: streams decode without it */
 	ret = meta_parse(text, &in->meta);
 	free(text);
-	if (ret == -EPROTONOSUPPORT) {
-		snprintf(err, errlen, "%s/meta: record ABI %u.%u; this ktprof reads %u.x",
-			 path, in->meta.abi_major, in->meta.abi_minor,
-			 KTP_ABI_MAJOR);
-		return ret;
-	}
-	if (ret) {
-		snprintf(err, errlen, "%s/meta: malformed", path);
-		return ret;
-	}
+	if (ret == -EPROTONOSUPPORT)
+		return error_set(err, -ERROR_ABI,
+				 "%s/meta: record ABI %u.%u; this ktprof reads %u.x",
+				 path, in->meta.abi_major, in->meta.abi_minor,
+				 KTP_ABI_MAJOR);
+	if (ret)
+		return error_set(err, -ERROR_BAD_META, "%s/meta: malformed", path);
 	in->have_meta = 1;
 	return 0;
 }
 
-struct input *input_open(const char *path, char *err, size_t errlen)
+struct input *input_open(const char *path, struct error *err)
 {
 	struct input *in;
 	struct stat st;
 
 	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, -errno, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	in = calloc(1, sizeof(*in));
 	if (!in) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		if (open_capture(in, path, err, errlen)) {
+		if (open_capture(in, path, err)) {
 			input_close(in);
 			return NULL;
 		}
@@ -142,14 +132,14 @@ struct input *input_open(const char *path, char *err, size_t errlen)
 	in->rd = rawdir_open(path);
 	if (!in->rd) {
 		if (errno == ENODATA)
-			snprintf(err, errlen, "%s: no cpuN files (raw dump directory expected)",
-				 path);
+			error_set(err, -ERROR_NO_STREAMS,
+				  "%s: no cpuN files (raw dump directory expected)", path);
 		else
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			error_set(err, -errno, "%s: %s", path, strerror(errno));
 		free(in);
 		return NULL;
 	}
-	if (load_meta(in, path, err, errlen)) {
+	if (load_meta(in, path, err)) {
 		input_close(in);
 		return NULL;
 	}
@@ -241,39 +231,23 @@ const char *input_kallsyms(struct input *in)
 }
 
 int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
-	       void *ctx, char *err, size_t errlen)
+	       void *ctx, struct error *err)
 {
-	struct input *in = input_open(path, err, errlen);
+	struct input *in = input_open(path, err);
 	struct event ev;
 	struct merge *m;
 	int ret;
 
 	if (!in)
-		return -EINVAL;
+		return err ? err->code : -EINVAL;
 	m = merge_new();
 	ret = m ? input_add_streams(in, m) : -ENOMEM;
 	while (!ret && (ret = merge_next(m, &ev)) > 0)
 		ret = fn(&ev, ctx);
 	if (ret < 0)
-		snprintf(err, errlen, "reading %s: %s", path,
-			 ret == -EBADMSG ? input_problem(in) : strerror(-ret));
+		error_set(err, ret, "reading %s: %s", path,
+			  ret == -EBADMSG ? input_problem(in) : error_str(ret));
 	merge_free(m);
 	input_close(in);
 	return ret < 0 ? ret : 0;
-}
-
-int input_report_truncation(const struct input *in, const char *cmd,
-			    const char *path)
-{
-	const struct capture_status *st;
-
-	if (!in->cap)
-		return 0;
-	st = capture_reader_status(in->cap);
-	if (st->complete)
-		return 0;
-	fprintf(stderr, "ktprof %s: %s: %s; the output covers the %" PRIu64
-		" complete chunks before offset %" PRIu64 "\n", cmd, path,
-		st->problem, st->chunks, st->end_offset);
-	return 1;
 }

@@ -8,15 +8,15 @@
 
 #include "decode/merge.h"
 #include "decode/meta.h"
+#include "util/error.h"
 
 struct input;
 
 /*
- * Open @path. On failure returns NULL and writes a one-line reason into
- * @err (e.g. "no cpuN files in DIR", "capture ABI 2.0; this ktprof reads
- * 1.x").
+ * Open @path. On failure returns NULL with the reason in @err (e.g. "DIR:
+ * no cpuN files", "FILE: record ABI 2.0; this ktprof reads 1.x").
  */
-struct input *input_open(const char *path, char *err, size_t errlen);
+struct input *input_open(const char *path, struct error *err);
 void input_close(struct input *in);
 
 /* Session metadata; NULL when the input has none (a dump without meta). */
@@ -34,14 +34,6 @@ int input_add_streams(struct input *in, struct merge *m);
  */
 const char *input_problem(const struct input *in);
 
-/*
- * After a command used @in: 0 if the input was whole; for a capture cut
- * short, say so on stderr (prefixed "ktprof @cmd: ") and return 1, the
- * command's exit status: its output covers only what was readable.
- */
-int input_report_truncation(const struct input *in, const char *cmd,
-			    const char *path);
-
 /* The capture reader behind @in, or NULL for a raw dump directory. */
 struct capture_reader;
 struct capture_reader *input_capture(struct input *in);
@@ -54,6 +46,6 @@ const char *input_kallsyms(struct input *in);
  * or -errno to stop). Returns 0 or -errno; @err says what went wrong.
  */
 int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
-	       void *ctx, char *err, size_t errlen);
+	       void *ctx, struct error *err);
 
 #endif

@@ -4,7 +4,6 @@
  * for ui.perfetto.dev or trace_processor.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "capture/input.h"
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 #include "perfetto/convert.h"
 #include "symbols/symbolizer-capture.h"
 #include "util/units.h"
@@ -21,30 +20,40 @@
 #define MAX_PIDS 64
 #define MAX_CPUS 8192	/* more in a capture's metadata is damage */
 
-static const char convert_usage[] =
-	"usage: ktprof convert [-o OUT] [--view LIST] [--from T] [--to T]\n"
-	"                      [-p PID]... [--comm NAME] [--no-symbols]\n"
-	"                      [--symfs DIR] DIR|FILE\n"
-	"\n"
-	"Write a Perfetto trace (open it in https://ui.perfetto.dev or with\n"
-	"trace_processor) from a capture file or a raw dump directory.\n"
-	"\n"
-	"  -o OUT        output file (default: the input's name + .pftrace);\n"
-	"                a name ending in .gz is gzip-compressed\n"
-	"  --view LIST   any of sched,threads,samples (default: all)\n"
-	"                  sched:   per-CPU scheduler tracks, process tree\n"
-	"                  threads: a track per thread with on-CPU slices,\n"
-	"                           wakeup and preemption flows; per-CPU IRQ,\n"
-	"                           softirq, IPI, workqueue and loss tracks\n"
-	"                  samples: CPU samples with symbolized callstacks\n"
-	"  --from T      start T after the capture began (500ms, 2s, ...)\n"
-	"  --to T        end T after the capture began\n"
-	"  -p PID        thread tracks and samples of this process only\n"
-	"                (repeatable); the sched view stays whole\n"
-	"  --comm NAME   same, for processes whose main thread is NAME\n"
-	"  --no-symbols  leave sample frames as object+offset (faster)\n"
-	"  --symfs DIR   look for binaries under DIR (recorded paths appended)\n"
-	"  -h            this text\n";
+enum { OPT_VIEW = OPTS_LONG_ONLY, OPT_FROM, OPT_TO, OPT_COMM, OPT_NO_SYMBOLS,
+	OPT_SYMFS };
+
+static const struct opt convert_opts_table[] = {
+	{ "output", 'o', "OUT", "output file (default: the input's name + .pftrace);\n"
+		"a name ending in .gz is gzip-compressed" },
+	{ "view", OPT_VIEW, "LIST", "any of sched,threads,samples (default: all)\n"
+		"  sched:   per-CPU scheduler tracks, process tree\n"
+		"  threads: a track per thread with on-CPU slices,\n"
+		"           wakeup and preemption flows; per-CPU IRQ,\n"
+		"           softirq, IPI, workqueue and loss tracks\n"
+		"  samples: CPU samples with symbolized callstacks" },
+	{ "from", OPT_FROM, "T", "start T after the capture began (500ms, 2s, ...)" },
+	{ "to", OPT_TO, "T", "end T after the capture began" },
+	{ "pid", 'p', "PID", "thread tracks and samples of this process only\n"
+		"(repeatable); the sched view stays whole" },
+	{ "comm", OPT_COMM, "NAME", "same, for processes whose main thread is NAME" },
+	{ "no-symbols", OPT_NO_SYMBOLS, NULL, "leave sample frames as object+offset (faster)" },
+	{ "symfs", OPT_SYMFS, "DIR", "look for binaries under DIR (recorded paths appended)" },
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts convert_cmd = {
+	.cmd = "convert",
+	.summary = "write a Perfetto trace (scheduler, threads, samples)",
+	.synopsis = "[-o OUT] [--view LIST] [--from T] [--to T]\n"
+		"[-p PID]... [--comm NAME] [--no-symbols]\n"
+		"[--symfs DIR] DIR|FILE",
+	.description =
+		"Write a Perfetto trace (open it in https://ui.perfetto.dev or with\n"
+		"trace_processor) from a capture file or a raw dump directory.",
+	.opts = convert_opts_table,
+};
 
 struct convert_opts {
 	struct convert_config opt;
@@ -86,40 +95,30 @@ static int parse_views(const char *list, struct convert_config *o)
 /* 0; -1 after --help; 2 (usage) after saying why. */
 static int parse_args(int argc, char **argv, struct convert_opts *a)
 {
-	static const struct option longopts[] = {
-		{ "view", required_argument, NULL, 'v' },
-		{ "from", required_argument, NULL, 'F' },
-		{ "to", required_argument, NULL, 'T' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "no-symbols", no_argument, NULL, 'n' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct opts_parser p = { 0 };
 	unsigned long pid;
 	char *end;
 	int c;
 
 	a->opt.view_sched = a->opt.view_threads = a->opt.view_samples = 1;
 	a->opt.symbols = 1;
-	while ((c = getopt_long(argc, argv, "o:p:h", longopts, NULL)) != -1) {
+	while ((c = opts_next(&convert_cmd, &p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
-		case 'v':
+		case OPT_VIEW:
 			if (parse_views(optarg, &a->opt))
 				return 2;
 			break;
-		case 'F':
-		case 'T':
-			if (units_parse_duration(optarg, c == 'F' ? &a->from_rel : &a->to_rel)) {
+		case OPT_FROM:
+		case OPT_TO:
+			if (units_parse_duration(optarg, c == OPT_FROM ? &a->from_rel : &a->to_rel)) {
 				fprintf(stderr, "ktprof convert: --%s wants a duration (500ms, 2s, ...), not '%s'\n",
-					c == 'F' ? "from" : "to", optarg);
+					c == OPT_FROM ? "from" : "to", optarg);
 				return 2;
 			}
-			*(c == 'F' ? &a->have_from : &a->have_to) = 1;
+			*(c == OPT_FROM ? &a->have_from : &a->have_to) = 1;
 			break;
 		case 'p':
 			errno = 0;
@@ -135,7 +134,7 @@ static int parse_args(int argc, char **argv, struct convert_opts *a)
 			}
 			a->pids[a->opt.nr_pids++] = pid;
 			break;
-		case 'c':
+		case OPT_COMM:
 			if (!*optarg || strlen(optarg) >= KTP_COMM_LEN) {
 				fprintf(stderr, "ktprof convert: --comm wants a name of 1 to %d characters\n",
 					KTP_COMM_LEN - 1);
@@ -143,24 +142,19 @@ static int parse_args(int argc, char **argv, struct convert_opts *a)
 			}
 			a->opt.comm = optarg;
 			break;
-		case 'n':
+		case OPT_NO_SYMBOLS:
 			a->opt.symbols = 0;
 			break;
-		case 'S':
+		case OPT_SYMFS:
 			a->symfs = optarg;
 			break;
-		case 'h':
-			fputs(convert_usage, stdout);
-			return -1;
 		default:
-			fputs(convert_usage, stderr);
-			return 2;
+			c = cmd_usage(&convert_cmd, c);
+			return c ? c : -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(convert_usage, stderr);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_usage(&convert_cmd, '?');
 	if (a->have_from && a->have_to && a->from_rel >= a->to_rel) {
 		fprintf(stderr, "ktprof convert: --from must come before --to\n");
 		return 2;
@@ -233,17 +227,16 @@ int cmd_convert(int argc, char **argv)
 	struct input *in;
 	struct merge *m = NULL;
 	struct pf_out *out = NULL;
-	char err[512], *out_name = NULL;
+	struct error err = { 0 };
+	char *out_name = NULL;
 	int ret = 1, rc;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	in = input_open(a.in, err, sizeof(err));
-	if (!in) {
-		fprintf(stderr, "ktprof convert: %s\n", err);
+	in = cmd_input_open("convert", a.in);
+	if (!in)
 		return 1;
-	}
 	task_table_init(&tasks);
 	out_name = a.out ? strdup(a.out) : default_output(a.in);
 	if (!out_name) {
@@ -263,11 +256,11 @@ int cmd_convert(int argc, char **argv)
 	}
 	/* Samples need the file records first; the other views only kallsyms. */
 	if (a.opt.view_samples)
-		sym = symbolizer_for_capture(a.in, in, a.symfs, err, sizeof(err));
+		sym = symbolizer_for_capture(a.in, in, a.symfs, &err);
 	else if (!(sym = symbolizer_new(input_kallsyms(in), a.symfs)))
-		snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		error_set(&err, -ENOMEM, NULL);
 	if (!sym) {
-		fprintf(stderr, "ktprof convert: %s\n", err);
+		cmd_error("convert", "%s", error_msg(&err));
 		goto out;
 	}
 	ctx = calloc(1, sizeof(*ctx));
@@ -309,7 +302,7 @@ int cmd_convert(int argc, char **argv)
 			stats.outside_cpus, ctx->nr_cpus);
 	fprintf(stderr, "ktprof convert: wrote %s from %" PRIu64 " events\n", out_name,
 		stats.events);
-	ret = input_report_truncation(in, "convert", a.in);
+	ret = cmd_input_truncation("convert", in, a.in);
 out:
 	if (out)
 		pf_out_abort(out);

@@ -4,13 +4,12 @@
  * text, or NDJSON with --json.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "capture/input.h"
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 #include "decode/merge.h"
 #include "decode/record.h"
 #include "symbols/symbolizer-capture.h"
@@ -22,18 +21,27 @@ struct dump_opts {
 	const char *symfs;
 };
 
-static const char dump_usage[] =
-	"usage: ktprof dump [--json] [--symbolize [--symfs DIR]] [-q] DIR|FILE\n"
-	"\n"
-	"Print every record of a capture, decoded, in global time order.\n"
-	"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
-	"stats and a copy of /proc/kallsyms).\n"
-	"\n"
-	"  --json        one JSON object per line (NDJSON)\n"
-	"  --symbolize   print sample stacks with function names\n"
-	"  --symfs DIR   look for binaries under DIR (recorded paths appended)\n"
-	"  -q            no loss summary on stderr\n"
-	"  -h            this text\n";
+enum { OPT_JSON = OPTS_LONG_ONLY, OPT_SYMBOLIZE, OPT_SYMFS };
+
+static const struct opt dump_opts_table[] = {
+	{ "json", OPT_JSON, NULL, "one JSON object per line (NDJSON)" },
+	{ "symbolize", OPT_SYMBOLIZE, NULL, "print sample stacks with function names" },
+	{ "symfs", OPT_SYMFS, "DIR", "look for binaries under DIR (recorded paths appended)" },
+	{ "quiet", 'q', NULL, "no loss summary on stderr" },
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts dump_cmd = {
+	.cmd = "dump",
+	.summary = "print every record of a capture, decoded, in time order",
+	.synopsis = "[--json] [--symbolize [--symfs DIR]] [-q] DIR|FILE",
+	.description =
+		"Print every record of a capture, decoded, in global time order.\n"
+		"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
+		"stats and a copy of /proc/kallsyms).",
+	.opts = dump_opts_table,
+};
 
 static void text_u64(void *ctx, const char *key, uint64_t v)
 {
@@ -206,58 +214,43 @@ static void print_summary(const struct merge *m)
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "symbolize", no_argument, NULL, 's' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct dump_opts opt = { 0 };
+	struct opts_parser p = { 0 };
+	struct error err = { 0 };
 	static char outbuf[1 << 16];
 	struct symbolizer *sym = NULL;
 	struct input *in;
 	struct event ev;
 	struct merge *m;
-	char err[512];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((c = opts_next(&dump_cmd, &p, argc, argv)) != -1) {
 		switch (c) {
-		case 'j':
+		case OPT_JSON:
 			opt.json = 1;
 			break;
 		case 'q':
 			opt.quiet = 1;
 			break;
-		case 's':
+		case OPT_SYMBOLIZE:
 			opt.symbolize = 1;
 			break;
-		case 'S':
+		case OPT_SYMFS:
 			opt.symfs = optarg;
 			break;
-		case 'h':
-			fputs(dump_usage, stdout);
-			return 0;
 		default:
-			fputs(dump_usage, stderr);
-			return 2;
+			return cmd_usage(&dump_cmd, c);
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(dump_usage, stderr);
-		return 2;
-	}
-	in = input_open(argv[optind], err, sizeof(err));
-	if (!in) {
-		fprintf(stderr, "ktprof dump: %s\n", err);
+	if (optind != argc - 1)
+		return cmd_usage(&dump_cmd, '?');
+	in = cmd_input_open("dump", argv[optind]);
+	if (!in)
 		return 1;
-	}
 	if (opt.symbolize) {
-		sym = symbolizer_for_capture(argv[optind], in, opt.symfs, err,
-					     sizeof(err));
+		sym = symbolizer_for_capture(argv[optind], in, opt.symfs, &err);
 		if (!sym) {
-			fprintf(stderr, "ktprof dump: %s\n", err);
+			cmd_error("dump", "%s", error_msg(&err));
 			input_close(in);
 			return 1;
 		}
@@ -278,6 +271,7 @@ int cmd_dump(int argc, char **argv)
 			symbolizer_on_event(sym, &ev);
 		print_event(stdout, &ev, opt.json, sym);
 	}
+	/* Records before the summary, when both go to a terminal. */
 	fflush(stdout);
 	if (sym && symbolizer_mismatched(sym))
 		fprintf(stderr, "ktprof dump: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
@@ -288,7 +282,7 @@ int cmd_dump(int argc, char **argv)
 	else if (!opt.quiet)
 		print_summary(m);
 	if (ret >= 0)
-		ret = -input_report_truncation(in, "dump", argv[optind]);
+		ret = -cmd_input_truncation("dump", in, argv[optind]);
 	merge_free(m);
 	symbolizer_free(sym);
 	input_close(in);

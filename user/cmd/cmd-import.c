@@ -4,7 +4,6 @@
  * cpuN files taken with cat, meta, stats, kallsyms) into a capture file.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,27 @@
 #include "capture/capture-meta.h"
 #include "capture/cpu-stats.h"
 #include "capture/rawdir.h"
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 
 #define IMPORT_CHUNK (1 << 20)
 
-static const char import_usage[] =
-	"usage: ktprof import DIR -o FILE\n"
-	"\n"
-	"Turn a raw dump directory into a capture file. DIR holds the cpuN files\n"
-	"taken with cat from /sys/kernel/debug/ktprof/, plus meta, stats and a\n"
-	"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
-	"are read; symlinks are not followed.\n"
-	"\n"
-	"  -o FILE   the capture file to write (mode 0600)\n"
-	"  -h        this text\n";
+static const struct opt import_opts[] = {
+	{ "output", 'o', "FILE", "the capture file to write (mode 0600)" },
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts import_cmd = {
+	.cmd = "import",
+	.summary = "turn a raw dump directory into a capture file",
+	.synopsis = "DIR -o FILE",
+	.description =
+		"Turn a raw dump directory into a capture file. DIR holds the cpuN files\n"
+		"taken with cat from /sys/kernel/debug/ktprof/, plus meta, stats and a\n"
+		"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
+		"are read; symlinks are not followed.",
+	.opts = import_opts,
+};
 
 /* Optional "topology" file: "cpu package core llc node" lines. */
 static int import_topology(struct capture_writer *w, struct rawdir *rd)
@@ -102,37 +108,23 @@ static int import_streams(struct capture_writer *w, struct rawdir *rd)
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct capture_meta_info info = { .recorder = "ktprof import" };
 	struct cpu_stats *stats = NULL;
 	const char *out = NULL, *dir;
 	struct capture_writer *w;
 	struct meta meta;
 	struct rawdir *rd;
+	struct opts_parser p = { 0 };
 	char *text, tmp[4096];
 	int c, ret, nstats = 0;
 
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(import_usage, stdout);
-			return 0;
-		default:
-			fputs(import_usage, stderr);
-			return 2;
-		}
+	while ((c = opts_next(&import_cmd, &p, argc, argv)) != -1) {
+		if (c != 'o')
+			return cmd_usage(&import_cmd, c);
+		out = optarg;
 	}
-	if (optind != argc - 1 || !out) {
-		fputs(import_usage, stderr);
-		return 2;
-	}
+	if (optind != argc - 1 || !out)
+		return cmd_usage(&import_cmd, '?');
 	dir = argv[optind];
 	rd = rawdir_open(dir);
 	if (!rd) {

@@ -13,16 +13,25 @@
 
 #include "capture/capture-read.h"
 #include "capture/input.h"
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 #include "decode/merge.h"
 #include "ktprof_capture.pb-c.h"
 
-static const char info_usage[] =
-	"usage: ktprof info FILE|DIR\n"
-	"\n"
-	"Print a capture's session, configuration, CPU topology, per-CPU record\n"
-	"counts and losses, and whether the file is complete (every chunk's\n"
-	"checksum is verified). Exit status 1 when the file is damaged.\n";
+static const struct opt info_opts[] = {
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts info_cmd = {
+	.cmd = "info",
+	.summary = "session, config, per-CPU counts, losses, truncation",
+	.synopsis = "FILE|DIR",
+	.description =
+		"Print a capture's session, configuration, CPU topology, per-CPU record\n"
+		"counts and losses, and whether the file is complete (every chunk's\n"
+		"checksum is verified). Exit status 1 when the file is damaged.",
+	.opts = info_opts,
+};
 
 static const char *const rec_names[] = KTP_REC_NAMES;
 
@@ -160,25 +169,21 @@ int cmd_info(int argc, char **argv)
 	Ktprof__CaptureMeta *cm = NULL;
 	struct capture_reader *r;
 	const struct meta *m;
+	struct opts_parser p = { 0 };
 	struct input *in;
-	char err[512];
-	int ret = 0;
+	const char *path;
+	int c, ret = 0;
 	size_t len;
 	void *buf;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(info_usage, stdout);
-		return 0;
-	}
-	if (argc != 2 || argv[1][0] == '-') {
-		fputs(info_usage, stderr);
-		return 2;
-	}
-	in = input_open(argv[1], err, sizeof(err));
-	if (!in) {
-		fprintf(stderr, "ktprof info: %s\n", err);
+	while ((c = opts_next(&info_cmd, &p, argc, argv)) != -1)
+		return cmd_usage(&info_cmd, c);
+	if (optind != argc - 1)
+		return cmd_usage(&info_cmd, '?');
+	path = argv[optind];
+	in = cmd_input_open("info", path);
+	if (!in)
 		return 1;
-	}
 	r = input_capture(in);
 	m = input_meta(in);
 	if (r) {
@@ -188,7 +193,7 @@ int cmd_info(int argc, char **argv)
 			free(buf);
 		}
 	}
-	printf("%s: %s\n", argv[1], r ? "capture file" : "raw dump directory");
+	printf("%s: %s\n", path, r ? "capture file" : "raw dump directory");
 	if (m)
 		print_session(m, cm);
 	else
@@ -196,7 +201,7 @@ int cmd_info(int argc, char **argv)
 	if (r)
 		print_topology(r);
 	if (print_counts(in, r) < 0) {
-		fprintf(stderr, "ktprof info: %s: %s\n", argv[1], input_problem(in));
+		fprintf(stderr, "ktprof info: %s: %s\n", path, input_problem(in));
 		ret = 1;
 	}
 	if (r) {
@@ -204,7 +209,7 @@ int cmd_info(int argc, char **argv)
 
 		if (capture_reader_verify(r)) {
 			printf("file              DAMAGED: %s\n", st->problem);
-			fprintf(stderr, "ktprof info: %s: %s\n", argv[1], st->problem);
+			fprintf(stderr, "ktprof info: %s: %s\n", path, st->problem);
 			ret = 1;
 		} else if (st->complete) {
 			printf("file              complete: format %u.%u, %" PRIu64 " chunks, %" PRIu64 " bytes\n",
@@ -213,7 +218,7 @@ int cmd_info(int argc, char **argv)
 			printf("file              TRUNCATED: %s; readable up to offset %" PRIu64
 			       " of %" PRIu64 " (%" PRIu64 " complete chunks)\n",
 			       st->problem, st->end_offset, st->file_size, st->chunks);
-			ret = input_report_truncation(in, "info", argv[1]);
+			ret = cmd_input_truncation("info", in, path);
 		}
 	}
 	if (cm)

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,10 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 #include "decode/meta.h"
 #include "record/control-client.h"
 #include "record/recorder.h"
+#include "util/clock.h"
 #include "util/units.h"
 #include "util/when.h"
 
@@ -47,34 +47,47 @@ struct record_opts {
 	char **cmd;			/* after "--" */
 };
 
-static const char record_usage[] =
-	"usage: ktprof record [options] [-- CMD [ARGS...]]\n"
-	"\n"
-	"Record scheduler events and CPU samples into a capture file, until\n"
-	"-d elapses, CMD exits, or SIGINT/SIGTERM. Needs root and ktprof.ko.\n"
-	"\n"
-	"  -o, --output FILE       capture file (default ktprof.ktp, mode 0600)\n"
-	"  -d, --duration DUR      stop after DUR (500ms, 10s, 2m)\n"
-	"  -e, --events LIST       sched,irq,softirq,ipi,wq or all (default all)\n"
-	"  -S, --samples SPECS     sample sources EVENT[@NHz|@period=N],... or none\n"
-	"                          (default cpu-clock@999hz; cycles, instructions,\n"
-	"                          cache-misses, branch-misses, task-clock, rNNNN)\n"
-	"      --pmu EVENT         count EVENT per context switch (repeatable, 4)\n"
-	"  -C, --cpus LIST         CPUs to trace, e.g. 0-3,6 (default all)\n"
-	"  -p, --pid PID           keep samples of this process only (repeatable)\n"
-	"      --comm NAME         keep samples of tasks named NAME\n"
-	"                          (scheduler events are always kept whole)\n"
-	"  -b, --buffer-size SIZE  relay buffer per CPU (default 2M)\n"
-	"      --subbuf-size SIZE  relay sub-buffer size (default 256K)\n"
-	"      --overwrite         flight recorder: keep the newest when full\n"
-	"      --reader-cpu N      pin the reader threads to CPU N\n"
-	"      --prepare WHEN      when to set up: @now, @HH:MM[:SS], +30s, /10s\n"
-	"      --activate WHEN     when to start recording (same forms)\n"
-	"      --load PATH         insmod PATH if the module is not loaded\n"
-	"                          (and remove it at exit)\n"
-	"      --no-snapshots      no kallsyms, module list or process maps\n"
-	"  -q, --quiet             no progress line\n"
-	"  -h, --help              this text\n";
+enum {
+	OPT_PMU = OPTS_LONG_ONLY, OPT_COMM, OPT_SUBBUF, OPT_OVERWRITE,
+	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS,
+};
+
+static const struct opt record_opts_table[] = {
+	{ "output", 'o', "FILE", "capture file (default ktprof.ktp, mode 0600)" },
+	{ "duration", 'd', "DUR", "stop after DUR (500ms, 10s, 2m)" },
+	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq or all (default all)" },
+	{ "samples", 'S', "SPECS", "sample sources EVENT[@NHz|@period=N],... or none\n"
+		"(default cpu-clock@999hz; cycles, instructions,\n"
+		"cache-misses, branch-misses, task-clock, rNNNN)" },
+	{ "pmu", OPT_PMU, "EVENT", "count EVENT per context switch (repeatable, 4)" },
+	{ "cpus", 'C', "LIST", "CPUs to trace, e.g. 0-3,6 (default all)" },
+	{ "pid", 'p', "PID", "keep samples of this process only (repeatable)" },
+	{ "comm", OPT_COMM, "NAME", "keep samples of tasks named NAME\n"
+		"(scheduler events are always kept whole)" },
+	{ "buffer-size", 'b', "SIZE", "relay buffer per CPU (default 2M)" },
+	{ "subbuf-size", OPT_SUBBUF, "SIZE", "relay sub-buffer size (default 256K)" },
+	{ "overwrite", OPT_OVERWRITE, NULL, "flight recorder: keep the newest when full" },
+	{ "reader-cpu", OPT_READER_CPU, "N", "pin the reader threads to CPU N" },
+	{ "prepare", OPT_PREPARE, "WHEN", "when to set up: @now, @HH:MM[:SS], +30s, /10s" },
+	{ "activate", OPT_ACTIVATE, "WHEN", "when to start recording (same forms)" },
+	{ "load", OPT_LOAD, "PATH", "insmod PATH if the module is not loaded\n"
+		"(and remove it at exit)" },
+	{ "no-snapshots", OPT_NO_SNAPSHOTS, NULL, "no kallsyms, module list or process maps" },
+	{ "quiet", 'q', NULL, "no progress line" },
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts record_cmd = {
+	.cmd = "record",
+	.summary = "record scheduler events and CPU samples (root)",
+	.synopsis = "[options] [-- CMD [ARGS...]]",
+	.description =
+		"Record scheduler events and CPU samples into a capture file, until\n"
+		"-d elapses, CMD exits, or SIGINT/SIGTERM. Needs root and ktprof.ko.",
+	.opts = record_opts_table,
+	.in_order = 1,
+};
 
 static volatile sig_atomic_t stop_signal;
 
@@ -83,136 +96,123 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static uint64_t now_ns(clockid_t clk)
+static int bad_arg(const char *fmt, const char *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	fprintf(stderr, "ktprof record: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
 }
 
-static int parse_args(int argc, char **argv, struct record_opts *o)
+static int add_counter(struct record_opts *o, const char *ev)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "samples", required_argument, NULL, 'S' },
-		{ "pmu", required_argument, NULL, 'P' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "subbuf-size", required_argument, NULL, 'B' },
-		{ "overwrite", no_argument, NULL, 'W' },
-		{ "reader-cpu", required_argument, NULL, 'R' },
-		{ "prepare", required_argument, NULL, 'r' },
-		{ "activate", required_argument, NULL, 'a' },
-		{ "load", required_argument, NULL, 'L' },
-		{ "no-snapshots", no_argument, NULL, 'N' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	size_t used = strlen(o->counters);
+
+	if (o->nr_counters == MAX_COUNTERS || strchr(ev, ',') ||
+	    used + strlen(ev) + 2 > sizeof(o->counters)) {
+		fprintf(stderr, "ktprof record: --pmu: one event each, at most %d\n",
+			MAX_COUNTERS);
+		return 2;
+	}
+	snprintf(o->counters + used, sizeof(o->counters) - used, "%s%s",
+		 o->nr_counters++ ? "," : "", ev);
+	return 0;
+}
+
+static int add_pid(struct record_opts *o, const char *arg)
+{
 	char *end;
-	int c;
+	unsigned long pid = strtoul(arg, &end, 10);
 
-	while ((c = getopt_long(argc, argv, "+o:d:e:S:C:p:b:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'd':
-			if (units_parse_duration(optarg, &o->duration_ns) || !o->duration_ns) {
-				fprintf(stderr, "ktprof record: -d %s: want a duration such as 500ms, 10s, 2m\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (meta_parse_events(optarg, &o->events) || !o->events) {
-				fprintf(stderr, "ktprof record: -e %s: want sched,irq,softirq,ipi,wq or all\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			o->samples = optarg;
-			break;
-		case 'P':
-			if (o->nr_counters == MAX_COUNTERS || strchr(optarg, ',') ||
-			    strlen(o->counters) + strlen(optarg) + 2 > sizeof(o->counters)) {
-				fprintf(stderr, "ktprof record: --pmu: one event each, at most %d\n",
-					MAX_COUNTERS);
-				return 2;
-			}
-			snprintf(o->counters + strlen(o->counters),
-				 sizeof(o->counters) - strlen(o->counters), "%s%s",
-				 o->nr_counters++ ? "," : "", optarg);
-			break;
-		case 'C':
-			o->cpus = optarg;
-			break;
-		case 'p': {
-			unsigned long pid = strtoul(optarg, &end, 10);
+	if (*end || !pid || pid > UINT32_MAX || o->nr_pids == KTP_MAX_SAMPLE_PIDS) {
+		fprintf(stderr, "ktprof record: -p %s: want a process id (at most %d)\n",
+			arg, KTP_MAX_SAMPLE_PIDS);
+		return 2;
+	}
+	o->pids[o->nr_pids++] = pid;
+	return 0;
+}
 
-			if (*end || !pid || pid > UINT32_MAX ||
-			    o->nr_pids == KTP_MAX_SAMPLE_PIDS) {
-				fprintf(stderr, "ktprof record: -p %s: want a process id (at most %d)\n",
-					optarg, KTP_MAX_SAMPLE_PIDS);
-				return 2;
-			}
-			o->pids[o->nr_pids++] = pid;
-			break;
-		}
-		case 'c':
-			if (strlen(optarg) >= KTP_COMM_LEN) {
-				fprintf(stderr, "ktprof record: --comm %s: names have at most %d characters\n",
-					optarg, KTP_COMM_LEN - 1);
-				return 2;
-			}
-			o->comm = optarg;
-			break;
-		case 'b':
-		case 'B':
-			if (units_parse_size(optarg, c == 'b' ? &o->buffer_size : &o->subbuf_size)) {
-				fprintf(stderr, "ktprof record: %s %s: want a size such as 256K or 4M\n",
-					c == 'b' ? "-b" : "--subbuf-size", optarg);
-				return 2;
-			}
-			break;
-		case 'W':
-			o->overwrite = 1;
-			break;
-		case 'R':
-			o->reader_cpu = strtol(optarg, &end, 10);
-			if (*end || o->reader_cpu < 0) {
-				fprintf(stderr, "ktprof record: --reader-cpu wants a CPU number\n");
-				return 2;
-			}
-			break;
-		case 'r':
-			o->prepare = optarg;
-			break;
-		case 'a':
-			o->activate = optarg;
-			break;
-		case 'L':
-			o->load = optarg;
-			break;
-		case 'N':
-			o->snapshots = 0;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			return -1;
-		default:
-			fputs(record_usage, stderr);
+/* One option of the table: 0, or 2 after saying what is wrong. */
+static int take_opt(struct record_opts *o, int key, char *arg)
+{
+	char *end;
+
+	switch (key) {
+	case 'o':
+		o->output = arg;
+		return 0;
+	case 'd':
+		if (units_parse_duration(arg, &o->duration_ns) || !o->duration_ns)
+			return bad_arg("-d %s: want a duration such as 500ms, 10s, 2m", arg);
+		return 0;
+	case 'e':
+		if (meta_parse_events(arg, &o->events) || !o->events)
+			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq or all", arg);
+		return 0;
+	case 'S':
+		o->samples = arg;
+		return 0;
+	case OPT_PMU:
+		return add_counter(o, arg);
+	case 'C':
+		o->cpus = arg;
+		return 0;
+	case 'p':
+		return add_pid(o, arg);
+	case OPT_COMM:
+		if (strlen(arg) >= KTP_COMM_LEN) {
+			fprintf(stderr, "ktprof record: --comm %s: names have at most %d characters\n",
+				arg, KTP_COMM_LEN - 1);
 			return 2;
 		}
+		o->comm = arg;
+		return 0;
+	case 'b':
+		if (units_parse_size(arg, &o->buffer_size))
+			return bad_arg("-b %s: want a size such as 256K or 4M", arg);
+		return 0;
+	case OPT_SUBBUF:
+		if (units_parse_size(arg, &o->subbuf_size))
+			return bad_arg("--subbuf-size %s: want a size such as 256K or 4M", arg);
+		return 0;
+	case OPT_OVERWRITE:
+		o->overwrite = 1;
+		return 0;
+	case OPT_READER_CPU:
+		o->reader_cpu = strtol(arg, &end, 10);
+		if (*end || o->reader_cpu < 0)
+			return bad_arg("--reader-cpu %s: want a CPU number", arg);
+		return 0;
+	case OPT_PREPARE:
+		o->prepare = arg;
+		return 0;
+	case OPT_ACTIVATE:
+		o->activate = arg;
+		return 0;
+	case OPT_LOAD:
+		o->load = arg;
+		return 0;
+	case OPT_NO_SNAPSHOTS:
+		o->snapshots = 0;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	}
+	return cmd_usage(&record_cmd, key);
+}
+
+/* 0; -1 after --help; 2 (usage) after saying why. */
+static int parse_args(int argc, char **argv, struct record_opts *o)
+{
+	struct opts_parser p = { 0 };
+	int c, ret;
+
+	while ((c = opts_next(&record_cmd, &p, argc, argv)) != -1) {
+		ret = take_opt(o, c, optarg);
+		if (ret || c == 'h')
+			return c == 'h' ? -1 : ret;
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
@@ -227,11 +227,11 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 /* Sleep until CLOCK_REALTIME @at_ns; 0, or -EINTR on a stop signal. */
 static int wait_until(uint64_t at_ns, const char *what, int quiet)
 {
-	uint64_t now = now_ns(CLOCK_REALTIME);
+	uint64_t now = clock_ns(CLOCK_REALTIME);
 
 	if (at_ns > now + 500000000ull && !quiet)
 		fprintf(stderr, "ktprof record: %s in %.1f s\n", what, (at_ns - now) / 1e9);
-	while (!stop_signal && (now = now_ns(CLOCK_REALTIME)) < at_ns) {
+	while (!stop_signal && (now = clock_ns(CLOCK_REALTIME)) < at_ns) {
 		uint64_t d = at_ns - now;
 		struct timespec ts = { d / 1000000000ull, d % 1000000000ull };
 
@@ -361,7 +361,7 @@ static void print_progress(struct recorder *r, uint64_t start, uint64_t *last_re
 			   uint64_t *last_t)
 {
 	struct recorder_progress p;
-	uint64_t now = now_ns(CLOCK_MONOTONIC);
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	double dt = (now - *last_t) / 1e9;
 
 	recorder_progress(r, &p);
@@ -408,6 +408,115 @@ static int print_summary(struct recorder *r, const struct record_opts *o)
 	return lost && !o->overwrite;
 }
 
+/* The module's side of the options: what the session records. */
+static struct session_config session_of(const struct record_opts *o)
+{
+	return (struct session_config){
+		.events = o->events,
+		.subbuf_size = o->subbuf_size,
+		.n_subbufs = o->buffer_size / o->subbuf_size,
+		.cpus = o->cpus,
+		.overwrite = o->overwrite,
+		.samples = o->samples,
+		.counters = o->counters,
+		.sample_pids = o->pids,
+		.nr_sample_pids = o->nr_pids,
+		.sample_comm = o->comm,
+		.stop_with_owner = true,
+	};
+}
+
+/*
+ * Record until a stop signal, the end of -d or the exit of CMD. Returns 1
+ * when it should stop at once (CMD could not start), else 0.
+ */
+static int record_until_done(struct recorder *r, const struct record_opts *o,
+			     pid_t *child)
+{
+	uint64_t start, last_t, last_records = 0;
+	int progress = !o->quiet && isatty(STDERR_FILENO);
+	struct timespec tick = { 0, 100000000 };
+	int wstatus;
+
+	start = last_t = clock_ns(CLOCK_MONOTONIC);
+	if (o->cmd) {
+		*child = run_command(o->cmd);
+		if (*child < 0) {
+			fprintf(stderr, "ktprof record: fork: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	while (!stop_signal) {
+		/* From the session's own start, not from when start returned. */
+		if (o->duration_ns && clock_ns(CLOCK_BOOTTIME) >=
+		    recorder_session_start_ns(r) + o->duration_ns)
+			break;
+		if (*child > 0 && waitpid(*child, &wstatus, WNOHANG) == *child) {
+			*child = 0;
+			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
+				fprintf(stderr, "ktprof record: %s exited with status %d\n",
+					o->cmd[0], WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
+					128 + WTERMSIG(wstatus));
+			break;
+		}
+		if (recorder_poll(r))
+			fprintf(stderr, "ktprof record: %s\n", recorder_strerror(r));
+		if (progress && clock_ns(CLOCK_MONOTONIC) - last_t >= 1000000000ull)
+			print_progress(r, start, &last_records, &last_t);
+		nanosleep(&tick, NULL);
+	}
+	if (progress)
+		fprintf(stderr, "\r\033[K");
+	return 0;
+}
+
+/* A session from set-up to summary; the exit status. */
+static int record_session(struct control_client *ctl, const struct record_opts *o,
+			  uint64_t activate_at)
+{
+	struct recorder_config cfg = { .debugfs_dir = "/sys/kernel/debug/ktprof" };
+	char *options[32 + KTP_MAX_SAMPLE_PIDS];
+	unsigned int nr_options, i;
+	struct recorder *r;
+	int status = 1;
+	pid_t child = 0;
+
+	nr_options = effective_options(o, options);
+	cfg.output = o->output;
+	cfg.reader_cpu = o->reader_cpu;
+	cfg.options = options;
+	cfg.nr_options = nr_options;
+	cfg.snapshots = o->snapshots;
+	cfg.session = session_of(o);
+	r = recorder_new(&cfg, ctl);
+	if (!r) {
+		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	if (recorder_prepare(r) ||
+	    (!wait_until(activate_at, "recording starts", o->quiet) && recorder_start(r))) {
+		fprintf(stderr, "ktprof record: %s\n", recorder_strerror(r));
+		goto out;
+	}
+	if (stop_signal || record_until_done(r, o, &child))
+		goto out;
+	if (recorder_stop(r)) {
+		fprintf(stderr, "ktprof record: %s\n", recorder_strerror(r));
+		goto out;
+	}
+	status = print_summary(r, o);
+out:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	/* Whatever happened, the module does not go on tracing. */
+	recorder_free(r);
+	for (i = 0; i < nr_options; i++)
+		free(options[i]);
+	return status;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {
@@ -416,16 +525,10 @@ int cmd_record(int argc, char **argv)
 		.subbuf_size = DEFAULT_SUBBUF, .reader_cpu = -1,
 		.prepare = "@now", .activate = "@now", .snapshots = 1,
 	};
-	struct recorder_config cfg = { .debugfs_dir = "/sys/kernel/debug/ktprof" };
-	uint64_t launch = now_ns(CLOCK_REALTIME), prepare_at, activate_at;
-	uint64_t start, last_t, last_records = 0;
+	uint64_t launch = clock_ns(CLOCK_REALTIME), prepare_at, activate_at;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char *options[32 + KTP_MAX_SAMPLE_PIDS], err[512];
-	unsigned int nr_options = 0, i;
-	int ret, loaded = 0, status = 1, progress;
-	struct recorder *r = NULL;
-	struct control_client *ctl = NULL;
-	pid_t child = 0;
+	struct control_client *ctl;
+	int ret, loaded = 0, status = 1;
 
 	ret = parse_args(argc, argv, &o);
 	if (ret)
@@ -437,104 +540,17 @@ int cmd_record(int argc, char **argv)
 	}
 	if (activate_at < prepare_at)
 		activate_at = prepare_at;
-	progress = !o.quiet && isatty(STDERR_FILENO);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
 	if (wait_until(prepare_at, "preparing", o.quiet))
 		return 1;
 	ctl = connect_module(&o, &loaded);
-	if (!ctl || check_abi(ctl))
-		goto out;
-	nr_options = effective_options(&o, options);
-	cfg.output = o.output;
-	cfg.reader_cpu = o.reader_cpu;
-	cfg.options = options;
-	cfg.nr_options = nr_options;
-	cfg.snapshots = o.snapshots;
-	cfg.session = (struct session_config){
-		.events = o.events,
-		.subbuf_size = o.subbuf_size,
-		.n_subbufs = o.buffer_size / o.subbuf_size,
-		.cpus = o.cpus,
-		.overwrite = o.overwrite,
-		.samples = o.samples,
-		.counters = o.counters,
-		.sample_pids = o.pids,
-		.nr_sample_pids = o.nr_pids,
-		.sample_comm = o.comm,
-		.stop_with_owner = true,
-	};
-	r = recorder_new(&cfg, ctl);
-	if (!r) {
-		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	if (recorder_prepare(r, err, sizeof(err))) {
-		fprintf(stderr, "ktprof record: %s\n", err);
-		goto out;
-	}
-	if (wait_until(activate_at, "recording starts", o.quiet))
-		goto out;
-	if (recorder_start(r, err, sizeof(err))) {
-		fprintf(stderr, "ktprof record: %s\n", err);
-		goto out;
-	}
-	start = last_t = now_ns(CLOCK_MONOTONIC);
-	if (o.cmd) {
-		child = run_command(o.cmd);
-		if (child < 0) {
-			fprintf(stderr, "ktprof record: fork: %s\n", strerror(errno));
-			goto out;
-		}
-	}
-	for (;;) {
-		struct timespec tick = { 0, 100000000 };
-		int wstatus;
-
-		if (stop_signal)
-			break;
-		/* From the session's own start, not from when start returned. */
-		if (o.duration_ns && now_ns(CLOCK_BOOTTIME) >=
-		    recorder_session_start_ns(r) + o.duration_ns)
-			break;
-		if (child > 0 && waitpid(child, &wstatus, WNOHANG) == child) {
-			child = 0;
-			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
-				fprintf(stderr, "ktprof record: %s exited with status %d\n",
-					o.cmd[0], WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) :
-					128 + WTERMSIG(wstatus));
-			break;
-		}
-		if (recorder_poll(r, err, sizeof(err)))
-			fprintf(stderr, "ktprof record: %s\n", err);
-		if (progress && now_ns(CLOCK_MONOTONIC) - last_t >= 1000000000ull)
-			print_progress(r, start, &last_records, &last_t);
-		nanosleep(&tick, NULL);
-	}
-	if (progress)
-		fprintf(stderr, "\r\033[K");
-	if (recorder_stop(r, err, sizeof(err))) {
-		fprintf(stderr, "ktprof record: %s\n", err);
-		goto out;
-	}
-	status = print_summary(r, &o);
-out:
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
-	}
-	/* Whatever happened, the module does not go on tracing. */
-	recorder_free(r);
-	if (loaded) {
-		control_client_close(ctl);
-		ctl = NULL;
-		if (syscall(SYS_delete_module, "ktprof", O_NONBLOCK))
-			fprintf(stderr, "ktprof record: cannot remove the module: %s\n",
-				strerror(errno));
-	}
+	if (ctl && !check_abi(ctl))
+		status = record_session(ctl, &o, activate_at);
 	control_client_close(ctl);
-	for (i = 0; i < nr_options; i++)
-		free(options[i]);
+	if (loaded && syscall(SYS_delete_module, "ktprof", O_NONBLOCK))
+		fprintf(stderr, "ktprof record: cannot remove the module: %s\n",
+			strerror(errno));
 	return status;
 }

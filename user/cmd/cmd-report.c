@@ -5,14 +5,13 @@
  * folded stacks for flame graph tools (--folded).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "capture/input.h"
-#include "cmd/commands.h"
+#include "cmd/cmd.h"
 #include "decode/merge.h"
 #include "decode/task-table.h"
 #include "report/profile.h"
@@ -27,20 +26,28 @@ struct report_opts {
 	const char *symfs;
 };
 
-static const char report_usage[] =
-	"usage: ktprof report --profile [--folded] [--top N] [-p PID] [--source N]\n"
-	"                     [--symfs DIR] DIR|FILE\n"
-	"\n"
-	"Analyse a capture.\n"
-	"\n"
-	"  --profile     CPU profile: top symbols by self and total samples,\n"
-	"                with count and % of samples, overall and per process\n"
-	"  --folded      folded stacks (comm;root;...;leaf COUNT) instead\n"
-	"  --top N       symbols per table (default 20)\n"
-	"  -p PID        only this process (thread group id)\n"
-	"  --source N    only sample source N (default 0; -1: all)\n"
-	"  --symfs DIR   look for binaries under DIR (recorded paths appended)\n"
-	"  -h            this text\n";
+enum { OPT_PROFILE = OPTS_LONG_ONLY, OPT_FOLDED, OPT_TOP, OPT_SOURCE, OPT_SYMFS };
+
+static const struct opt report_opts_table[] = {
+	{ "profile", OPT_PROFILE, NULL, "CPU profile: top symbols by self and total samples,\n"
+		"with count and % of samples, overall and per process" },
+	{ "folded", OPT_FOLDED, NULL, "folded stacks (comm;root;...;leaf COUNT) instead" },
+	{ "top", OPT_TOP, "N", "symbols per table (default 20)" },
+	{ "pid", 'p', "PID", "only this process (thread group id)" },
+	{ "source", OPT_SOURCE, "N", "only sample source N (default 0; -1: all)" },
+	{ "symfs", OPT_SYMFS, "DIR", "look for binaries under DIR (recorded paths appended)" },
+	{ "help", 'h', NULL, "this text" },
+	{ NULL },
+};
+
+const struct opts report_cmd = {
+	.cmd = "report",
+	.summary = "analyse a capture (--profile: CPU profile)",
+	.synopsis = "--profile [--folded] [--top N] [-p PID] [--source N]\n"
+		"[--symfs DIR] DIR|FILE",
+	.description = "Analyse a capture.",
+	.opts = report_opts_table,
+};
 
 static double pct(uint64_t part, uint64_t whole)
 {
@@ -90,41 +97,34 @@ static void print_profile(FILE *out, const struct profile *p,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "profile", no_argument, NULL, 'P' },
-		{ "folded", no_argument, NULL, 'f' },
-		{ "top", required_argument, NULL, 't' },
-		{ "source", required_argument, NULL, 's' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_opts opt = { .top = 20, .source = 0 };
+	struct opts_parser p = { 0 };
+	struct error err = { 0 };
 	struct symbolizer *sym = NULL;
 	struct profile *prof = NULL;
 	struct task_table tasks;
 	struct input *in;
 	struct event ev;
 	struct merge *m = NULL;
-	char err[512], *end;
+	char *end;
 	int c, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "p:h", longopts, NULL)) != -1) {
+	while ((c = opts_next(&report_cmd, &p, argc, argv)) != -1) {
 		switch (c) {
-		case 'P':
+		case OPT_PROFILE:
 			opt.profile = 1;
 			break;
-		case 'f':
+		case OPT_FOLDED:
 			opt.folded = 1;
 			break;
-		case 't':
+		case OPT_TOP:
 			opt.top = strtoul(optarg, &end, 10);
 			if (*end || !opt.top) {
 				fprintf(stderr, "ktprof report: --top wants a positive number\n");
 				return 2;
 			}
 			break;
-		case 's':
+		case OPT_SOURCE:
 			opt.source = strtol(optarg, &end, 10);
 			if (*end || opt.source < -1 || opt.source > 255) {
 				fprintf(stderr, "ktprof report: --source wants 0..255 or -1\n");
@@ -138,34 +138,26 @@ int cmd_report(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'S':
+		case OPT_SYMFS:
 			opt.symfs = optarg;
 			break;
-		case 'h':
-			fputs(report_usage, stdout);
-			return 0;
 		default:
-			fputs(report_usage, stderr);
-			return 2;
+			return cmd_usage(&report_cmd, c);
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(report_usage, stderr);
-		return 2;
-	}
+	if (optind != argc - 1)
+		return cmd_usage(&report_cmd, '?');
 	if (!opt.profile) {
 		fprintf(stderr, "ktprof report: only the CPU profile exists so far: use --profile\n");
 		return 2;
 	}
-	in = input_open(argv[optind], err, sizeof(err));
-	if (!in) {
-		fprintf(stderr, "ktprof report: %s\n", err);
+	in = cmd_input_open("report", argv[optind]);
+	if (!in)
 		return 1;
-	}
 	task_table_init(&tasks);
-	sym = symbolizer_for_capture(argv[optind], in, opt.symfs, err, sizeof(err));
+	sym = symbolizer_for_capture(argv[optind], in, opt.symfs, &err);
 	if (!sym) {
-		fprintf(stderr, "ktprof report: %s\n", err);
+		cmd_error("report", "%s", error_msg(&err));
 		goto out;
 	}
 	prof = profile_new(sym, &tasks, opt.source, opt.pid);
@@ -195,7 +187,7 @@ int cmd_report(int argc, char **argv)
 		profile_write_folded(prof, stdout);
 	else
 		print_profile(stdout, prof, &tasks, input_meta(in), opt.top);
-	ret = input_report_truncation(in, "report", argv[optind]);
+	ret = cmd_input_truncation("report", in, argv[optind]);
 out:
 	merge_free(m);
 	profile_free(prof);

@@ -127,7 +127,7 @@ static inline void pb_close(struct pb_buf *b, size_t start)
 	memcpy(b->p + start - 1, head, n);
 }
 
-/* The number of field @name of @desc; aborts if the proto lacks it. */
+/* The number of field @name of @desc; 0 if the proto lacks it. */
 uint32_t pb_field_number(const ProtobufCMessageDescriptor *desc, const char *name);
 
 #endif

@@ -16,6 +16,8 @@
 #include "capture/capture-write.h"
 #include "record/recorder.h"
 #include "record/snapshot.h"
+#include "util/clock.h"
+#include "util/error.h"
 
 /* A chunk goes out when this full, or after READER_FLUSH_NS in any case. */
 #define READER_CHUNK (1 << 20)
@@ -43,15 +45,8 @@ struct recorder {
 	int joined;
 	struct cpu_stats *final;
 	unsigned int nr_final;
+	struct error err;	/* the last failure's details */
 };
-
-static uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
 			      struct control_client *ctl)
@@ -74,7 +69,7 @@ static void *reader_main(void *arg)
 {
 	struct reader *rd = arg;
 	char *buf = malloc(READER_CHUNK);
-	uint64_t last_flush = now_ns(CLOCK_MONOTONIC);
+	uint64_t last_flush = clock_ns(CLOCK_MONOTONIC);
 	size_t len = 0;
 	int ret = 0;
 
@@ -106,12 +101,12 @@ static void *reader_main(void *arg)
 			break;
 		}
 		if (len >= READER_CHUNK / 2 || (stopping && n == 0) ||
-		    (len && now_ns(CLOCK_MONOTONIC) - last_flush > READER_FLUSH_NS)) {
+		    (len && clock_ns(CLOCK_MONOTONIC) - last_flush > READER_FLUSH_NS)) {
 			ret = flush_chunk(rd, buf, len);
 			if (ret)
 				break;
 			len = 0;
-			last_flush = now_ns(CLOCK_MONOTONIC);
+			last_flush = clock_ns(CLOCK_MONOTONIC);
 		}
 		if (stopping && n == 0)
 			break;	/* stopped and drained */
@@ -134,7 +129,7 @@ static int pin_reader(struct recorder *r, pthread_t t)
 	return -pthread_setaffinity_np(t, sizeof(set), &set);
 }
 
-static int add_reader(struct recorder *r, uint32_t cpu, char *err, size_t errlen)
+static int add_reader(struct recorder *r, uint32_t cpu)
 {
 	struct reader *rd, **nr;
 	char path[512];
@@ -145,22 +140,20 @@ static int add_reader(struct recorder *r, uint32_t cpu, char *err, size_t errlen
 	nr = realloc(r->readers, (r->nr_readers + 1) * sizeof(*nr));
 	if (!rd || !nr) {
 		free(rd);
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
-		return -ENOMEM;
+		return error_set(&r->err, -ENOMEM, NULL);
 	}
 	r->readers = nr;
 	rd->r = r;
 	rd->cpu = cpu;
 	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (rd->fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		ret = error_set(&r->err, -errno, "%s: %s", path, strerror(errno));
 		free(rd);
 		return ret;
 	}
 	ret = -pthread_create(&rd->thread, NULL, reader_main, rd);
 	if (ret) {
-		snprintf(err, errlen, "reader thread: %s", strerror(-ret));
+		error_set(&r->err, ret, "reader thread: %s", error_str(ret));
 		close(rd->fd);
 		free(rd);
 		return ret;
@@ -168,8 +161,8 @@ static int add_reader(struct recorder *r, uint32_t cpu, char *err, size_t errlen
 	ret = pin_reader(r, rd->thread);
 	r->readers[r->nr_readers++] = rd;
 	if (ret)
-		snprintf(err, errlen, "cannot pin the reader to CPU %d: %s",
-			 r->cfg.reader_cpu, strerror(-ret));
+		error_set(&r->err, ret, "cannot pin the reader to CPU %d: %s",
+			  r->cfg.reader_cpu, error_str(ret));
 	return ret;
 }
 
@@ -183,15 +176,15 @@ static int have_reader(struct recorder *r, uint32_t cpu)
 	return 0;
 }
 
-int recorder_poll(struct recorder *r, char *err, size_t errlen)
+int recorder_poll(struct recorder *r)
 {
 	DIR *d = opendir(r->cfg.debugfs_dir);
 	struct dirent *de;
 	int ret = 0;
 
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", r->cfg.debugfs_dir, strerror(errno));
-		return -errno;
+		return error_set(&r->err, -errno, "%s: %s", r->cfg.debugfs_dir,
+				 strerror(errno));
 	}
 	while (!ret && (de = readdir(d)) != NULL) {
 		char *end;
@@ -202,29 +195,29 @@ int recorder_poll(struct recorder *r, char *err, size_t errlen)
 			continue;
 		cpu = strtoul(de->d_name + 3, &end, 10);
 		if (!*end && !have_reader(r, cpu))
-			ret = add_reader(r, cpu, err, errlen);
+			ret = add_reader(r, cpu);
 	}
 	closedir(d);
 	return ret;
 }
 
-int recorder_prepare(struct recorder *r, char *err, size_t errlen)
+int recorder_prepare(struct recorder *r)
 {
 	int ret;
 
 	r->w = capture_writer_open(r->cfg.output);
 	if (!r->w) {
-		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(errno));
-		return -errno;
+		return error_set(&r->err, -errno, "%s: %s", r->cfg.output,
+				 strerror(errno));
 	}
-	ret = snapshot_topology(r->w, err, errlen);
+	ret = snapshot_topology(r->w, &r->err);
 	if (ret || !r->cfg.snapshots)
 		return ret;
-	ret = snapshot_kallsyms(r->w, err, errlen);
+	ret = snapshot_kallsyms(r->w, &r->err);
 	if (!ret)
-		ret = snapshot_modules(r->w, err, errlen);
+		ret = snapshot_modules(r->w, &r->err);
 	if (!ret)
-		ret = snapshot_procmaps(r->w, err, errlen);
+		ret = snapshot_procmaps(r->w, &r->err);
 	return ret;
 }
 
@@ -269,31 +262,28 @@ static void complete_meta(struct recorder *r)
 		snprintf(r->meta.counters, sizeof(r->meta.counters), "%s", s->counters);
 }
 
-int recorder_start(struct recorder *r, char *err, size_t errlen)
+int recorder_start(struct recorder *r)
 {
 	int ret = control_client_start(r->ctl, &r->cfg.session);
 
 	if (ret) {
-		snprintf(err, errlen, "cannot start the session: %s%s%s", strerror(-ret),
-			 *control_client_message(r->ctl) ? ": " : "", control_client_message(r->ctl));
-		return ret;
+		return error_set(&r->err, ret, "cannot start the session: %s%s%s",
+				 error_str(ret), *control_client_message(r->ctl) ? ": " : "",
+				 control_client_message(r->ctl));
 	}
 	r->started = 1;
 	ret = control_client_get_meta(r->ctl, &r->meta);
 	if (ret) {
-		snprintf(err, errlen, "session metadata: %s", strerror(-ret));
-		return ret;
+		return error_set(&r->err, ret, "session metadata: %s", error_str(ret));
 	}
 	complete_meta(r);
 	ret = write_meta(r, 0);
-	if (ret) {
-		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(-ret));
-		return ret;
-	}
-	return recorder_poll(r, err, errlen);
+	if (ret)
+		return error_set(&r->err, ret, "%s: %s", r->cfg.output, error_str(ret));
+	return recorder_poll(r);
 }
 
-static int join_readers(struct recorder *r, char *err, size_t errlen)
+static int join_readers(struct recorder *r)
 {
 	unsigned int i;
 	int ret = 0;
@@ -308,15 +298,14 @@ static int join_readers(struct recorder *r, char *err, size_t errlen)
 		pthread_join(rd->thread, NULL);
 		close(rd->fd);
 		if (rd->error && !ret) {
-			ret = rd->error;
-			snprintf(err, errlen, "reading cpu%u: %s", rd->cpu,
-				 strerror(-ret));
+			ret = error_set(&r->err, rd->error, "reading cpu%u: %s",
+					rd->cpu, error_str(rd->error));
 		}
 	}
 	return ret;
 }
 
-int recorder_stop(struct recorder *r, char *err, size_t errlen)
+int recorder_stop(struct recorder *r)
 {
 	uint64_t stop_ns, *bytes = NULL;
 	unsigned int i, j;
@@ -324,22 +313,21 @@ int recorder_stop(struct recorder *r, char *err, size_t errlen)
 
 	ret = control_client_stop(r->ctl);
 	if (ret && ret != -EINVAL) {
-		snprintf(err, errlen, "cannot stop the session: %s", strerror(-ret));
-		return ret;
+		return error_set(&r->err, ret, "cannot stop the session: %s",
+				 error_str(ret));
 	}
 	r->started = 0;
-	stop_ns = now_ns(CLOCK_BOOTTIME);
-	ret = join_readers(r, err, errlen);
+	stop_ns = clock_ns(CLOCK_BOOTTIME);
+	ret = join_readers(r);
 	if (ret)
 		return ret;
 	ret = control_client_get_stats(r->ctl, &r->final, &r->nr_final);
 	if (ret) {
-		snprintf(err, errlen, "module statistics: %s", strerror(-ret));
-		return ret;
+		return error_set(&r->err, ret, "module statistics: %s", error_str(ret));
 	}
 	bytes = calloc(r->nr_final ? r->nr_final : 1, sizeof(*bytes));
 	if (!bytes)
-		return -ENOMEM;
+		return error_set(&r->err, -ENOMEM, NULL);
 	for (i = 0; i < r->nr_final; i++)
 		for (j = 0; j < r->nr_readers; j++)
 			if (r->readers[j]->cpu == r->final[i].cpu)
@@ -354,18 +342,16 @@ int recorder_stop(struct recorder *r, char *err, size_t errlen)
 		capture_writer_abort(r->w);
 	r->w = NULL;
 	if (ret)
-		snprintf(err, errlen, "%s: %s", r->cfg.output, strerror(-ret));
+		error_set(&r->err, ret, "%s: %s", r->cfg.output, error_str(ret));
 	return ret;
 }
 
 void recorder_abort(struct recorder *r)
 {
-	char err[256];
-
 	if (r->started)
 		control_client_stop(r->ctl);
 	r->started = 0;
-	join_readers(r, err, sizeof(err));
+	join_readers(r);
 	if (r->w)
 		capture_writer_abort(r->w);
 	r->w = NULL;
@@ -389,6 +375,11 @@ void recorder_progress(struct recorder *r, struct recorder_progress *p)
 		p->lost += st[i].lost;
 	}
 	free(st);
+}
+
+const char *recorder_strerror(const struct recorder *r)
+{
+	return error_msg(&r->err);
 }
 
 uint64_t recorder_session_start_ns(const struct recorder *r)

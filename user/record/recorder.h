@@ -39,16 +39,20 @@ struct recorder *recorder_new(const struct recorder_config *cfg,
 void recorder_free(struct recorder *r);
 
 /*
- * Each returns 0 or -errno with a one-line reason in @err.
+ * Each returns 0 or a negative error; recorder_strerror() says what went
+ * wrong.
  * prepare: create the capture file and write the system snapshots.
  * start: start the session, write its metadata, start the readers.
  * poll: start readers for CPUs that came online (call it regularly).
  * stop: stop the session, drain every reader, write stats, close the file.
  */
-int recorder_prepare(struct recorder *r, char *err, size_t errlen);
-int recorder_start(struct recorder *r, char *err, size_t errlen);
-int recorder_poll(struct recorder *r, char *err, size_t errlen);
-int recorder_stop(struct recorder *r, char *err, size_t errlen);
+int recorder_prepare(struct recorder *r);
+int recorder_start(struct recorder *r);
+int recorder_poll(struct recorder *r);
+int recorder_stop(struct recorder *r);
+
+/* The last failure: "cannot start the session: ...". */
+const char *recorder_strerror(const struct recorder *r);
 
 /* Stop the session if it runs; leave the file as it is (truncated). */
 void recorder_abort(struct recorder *r);

@@ -72,57 +72,53 @@ static int has_text_addresses(const char *text)
 	return 0;
 }
 
-int snapshot_kallsyms(struct capture_writer *w, char *err, size_t errlen)
+int snapshot_kallsyms(struct capture_writer *w, struct error *err)
 {
 	size_t len;
 	char *text = read_proc("/proc/kallsyms", &len);
 	int ret;
 
 	if (!text) {
-		snprintf(err, errlen, "/proc/kallsyms: %s", strerror(errno));
-		return -errno;
+		return error_set(err, -errno, "/proc/kallsyms: %s", strerror(errno));
 	}
 	/* Without privileges every address reads as zero: useless. */
 	if (!has_text_addresses(text)) {
-		snprintf(err, errlen, "/proc/kallsyms shows no addresses (kptr_restrict?)");
 		free(text);
-		return -EPERM;
+		return error_set(err, -EPERM, "/proc/kallsyms shows no addresses (kptr_restrict?)");
 	}
 	ret = add_text(w, KTPC_KALLSYMS, text, len);
 	free(text);
 	return ret;
 }
 
-int snapshot_modules(struct capture_writer *w, char *err, size_t errlen)
+int snapshot_modules(struct capture_writer *w, struct error *err)
 {
 	size_t len;
 	char *text = read_proc("/proc/modules", &len);
 	int ret;
 
 	if (!text) {
-		snprintf(err, errlen, "/proc/modules: %s", strerror(errno));
-		return -errno;
+		return error_set(err, -errno, "/proc/modules: %s", strerror(errno));
 	}
 	ret = add_text(w, KTPC_MODULES, text, len);
 	free(text);
 	return ret;
 }
 
-int snapshot_topology(struct capture_writer *w, char *err, size_t errlen)
+int snapshot_topology(struct capture_writer *w, struct error *err)
 {
 	struct topology_cpu *t;
 	int n = topology_read("/sys/devices/system/cpu", &t), ret;
 
 	if (n < 0) {
-		snprintf(err, errlen, "/sys/devices/system/cpu: %s", strerror(-n));
-		return n;
+		return error_set(err, n, "/sys/devices/system/cpu: %s", error_str(n));
 	}
 	ret = capture_meta_write_topology(w, t, n);
 	free(t);
 	return ret;
 }
 
-int snapshot_procmaps(struct capture_writer *w, char *err, size_t errlen)
+int snapshot_procmaps(struct capture_writer *w, struct error *err)
 {
 	char *all = NULL;
 	size_t all_len = 0;
@@ -132,7 +128,7 @@ int snapshot_procmaps(struct capture_writer *w, char *err, size_t errlen)
 	int ret;
 
 	if (!d || !out) {
-		snprintf(err, errlen, "/proc: %s", strerror(errno));
+		error_set(err, -errno, "/proc: %s", strerror(errno));
 		if (d)
 			closedir(d);
 		if (out)

@@ -8,11 +8,12 @@
 #define KTPROF_SNAPSHOT_H
 
 #include "capture/capture-write.h"
+#include "util/error.h"
 
-/* Each returns 0 or -errno, with a one-line reason in @err. */
-int snapshot_kallsyms(struct capture_writer *w, char *err, size_t errlen);
-int snapshot_modules(struct capture_writer *w, char *err, size_t errlen);
-int snapshot_topology(struct capture_writer *w, char *err, size_t errlen);
-int snapshot_procmaps(struct capture_writer *w, char *err, size_t errlen);
+/* Each returns 0 or -errno, with the reason in @err. */
+int snapshot_kallsyms(struct capture_writer *w, struct error *err);
+int snapshot_modules(struct capture_writer *w, struct error *err);
+int snapshot_topology(struct capture_writer *w, struct error *err);
+int snapshot_procmaps(struct capture_writer *w, struct error *err);
 
 #endif

@@ -138,25 +138,25 @@ static int read_symbols(Elf *elf, struct elf_symtab *t, Elf64_Word type)
 	return -ENOENT;
 }
 
-struct elf_symtab *elf_symtab_open(const char *path, char *err, size_t errlen)
+struct elf_symtab *elf_symtab_open(const char *path, struct error *err)
 {
 	struct elf_symtab *t = calloc(1, sizeof(*t));
 	Elf *elf = NULL;
 	int fd, ret;
 
 	if (!t) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, errlen, "%s: not an ELF file", path);
+		error_set(err, -ENOEXEC, "%s: not an ELF file", path);
 		goto fail;
 	}
 	ret = read_segments(elf, t);
@@ -171,7 +171,7 @@ struct elf_symtab *elf_symtab_open(const char *path, char *err, size_t errlen)
 		}
 	}
 	if (ret && ret != -ENOENT) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		error_set(err, ret, "%s: %s", path, error_str(ret));
 		goto fail;
 	}
 	qsort(t->funcs, t->n, sizeof(*t->funcs), by_start);

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/error.h"
+
 struct elf_symtab;
 
 struct usym {
@@ -17,8 +19,8 @@ struct usym {
 	uint64_t offset;	/* of the address from the symbol */
 };
 
-/* NULL with a one-line reason in @err (not ELF, unreadable, ...). */
-struct elf_symtab *elf_symtab_open(const char *path, char *err, size_t errlen);
+/* NULL with the reason in @err (may be NULL): not ELF, unreadable, ... */
+struct elf_symtab *elf_symtab_open(const char *path, struct error *err);
 void elf_symtab_free(struct elf_symtab *t);
 
 /* The GNU build id; returns its length (0: none). */

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "capture/capture-read.h"
 #include "capture/file-index.h"
@@ -40,23 +38,22 @@ static int take_index(struct symbolizer *s, struct input *in)
 }
 
 struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
-					  const char *symfs, char *err,
-					  size_t errlen)
+					  const char *symfs, struct error *err)
 {
 	struct symbolizer *s = symbolizer_new(input_kallsyms(in), symfs);
 	int ret;
 
 	if (!s) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
 	ret = take_index(s, in);
 	if (ret < 0) {
-		snprintf(err, errlen, "%s", strerror(-ret));
+		error_set(err, ret, NULL);
 		symbolizer_free(s);
 		return NULL;
 	}
-	if (!ret && input_scan(path, take_files, s, err, errlen)) {
+	if (!ret && input_scan(path, take_files, s, err)) {
 		symbolizer_free(s);
 		return NULL;
 	}

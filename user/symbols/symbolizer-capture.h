@@ -13,9 +13,8 @@
 #include "capture/input.h"
 #include "symbols/symbolizer.h"
 
-/* NULL with a one-line reason in @err. */
+/* NULL with the reason in @err. */
 struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
-					  const char *symfs, char *err,
-					  size_t errlen);
+					  const char *symfs, struct error *err);
 
 #endif

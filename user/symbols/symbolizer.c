@@ -197,12 +197,12 @@ int symbolizer_on_event(struct symbolizer *s, const struct event *ev)
 
 static void load_file(struct symbolizer *s, struct sym_file *f)
 {
-	char path[4096], err[256];
+	char path[4096];
 	const uint8_t *id;
 	unsigned int len;
 
 	snprintf(path, sizeof(path), "%s%s", s->symfs ? s->symfs : "", f->path);
-	f->tab = elf_symtab_open(path, err, sizeof(err));
+	f->tab = elf_symtab_open(path, NULL);
 	if (!f->tab) {
 		f->state = FILE_UNREADABLE;
 		s->unreadable++;

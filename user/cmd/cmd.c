@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What the subcommands share: error messages, usage, opening inputs. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "capture/capture-read.h"
+#include "capture/input.h"
+#include "cmd/cmd.h"
+
+void cmd_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ktprof %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cmd_usage(const struct opts *o, int key)
+{
+	if (key == 'h') {
+		opts_usage(o, stdout);
+		return 0;
+	}
+	opts_usage(o, stderr);
+	return 2;
+}
+
+struct input *cmd_input_open(const char *cmd, const char *path)
+{
+	struct error err = { 0 };
+	struct input *in = input_open(path, &err);
+
+	if (!in)
+		cmd_error(cmd, "%s", error_msg(&err));
+	return in;
+}
+
+int cmd_input_truncation(const char *cmd, struct input *in, const char *path)
+{
+	const struct capture_reader *cap = input_capture(in);
+	const struct capture_status *st;
+
+	if (!cap)
+		return 0;
+	st = capture_reader_status(cap);
+	if (st->complete)
+		return 0;
+	cmd_error(cmd, "%s: %s; the output covers the %" PRIu64
+		  " complete chunks before offset %" PRIu64, path, st->problem,
+		  st->chunks, st->end_offset);
+	return 1;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The subcommands and what they share. Each cmd_<name>() parses its
+ * options, calls the library and prints; it returns an exit status: 0 ok,
+ * 1 failure, 2 usage error. Each <name>_cmd is its option table, from
+ * which its usage, man page and completion are made.
+ */
+#ifndef KTPROF_CMD_H
+#define KTPROF_CMD_H
+
+#include "util/opts.h"
+
+struct input;
+
+int cmd_convert(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+extern const struct opts convert_cmd, dump_cmd, help_cmd, import_cmd,
+	info_cmd, record_cmd, report_cmd, version_cmd;
+
+/* The command table (ktprof.c): name, entry point, options. */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const struct opts *opts;
+};
+
+extern const struct cmd cmd_table[];
+extern const unsigned int cmd_table_len;
+
+/* "ktprof @cmd: " and the message, on stderr. */
+void cmd_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The usual end of option parsing for @key, which opts_next() returned
+ * and the command did not handle: -h prints the usage to stdout and
+ * returns 0; anything else prints it to stderr and returns 2.
+ */
+int cmd_usage(const struct opts *o, int key);
+
+/* input_open(@path), saying why on stderr when it fails. */
+struct input *cmd_input_open(const char *cmd, const char *path);
+
+/*
+ * After a command used @in: 0 if the input was whole; for a capture cut
+ * short, say so on stderr and return 1, the command's exit status: its
+ * output covers only what was readable.
+ */
+int cmd_input_truncation(const char *cmd, struct input *in, const char *path);
+
+#endif
