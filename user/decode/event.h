@@ -24,6 +24,8 @@ struct event {
 	uint16_t size;		/* record size in bytes (0 for EVENT_*) */
 	const void *rec;	/* the record, valid until the next call */
 	uint64_t lost;		/* EVENT_LOST: records; EVENT_GARBAGE: bytes */
+	uint64_t since;		/* EVENT_LOST, EVENT_GARBAGE: the time of the
+				 * CPU's last record before the gap */
 	uint64_t seq;		/* per-CPU order of the event (merge key) */
 };
 

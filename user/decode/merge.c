@@ -22,6 +22,8 @@ struct merge {
 	int started;
 	int last;		/* input whose head was returned last, or -1 */
 	void *readbuf;
+	merge_gap_fn gap_fn;
+	void *gap_ctx;
 };
 
 struct merge *merge_new(void)
@@ -84,6 +86,12 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx)
 	return 0;
 }
 
+void merge_set_gap_fn(struct merge *m, merge_gap_fn fn, void *ctx)
+{
+	m->gap_fn = fn;
+	m->gap_ctx = ctx;
+}
+
 unsigned int merge_nr_inputs(const struct merge *m)
 {
 	return m->n;
@@ -101,6 +109,9 @@ static int advance(struct merge *m, struct merge_input *in)
 		ssize_t n;
 		int ret = relay_decoder_next(in->dec, &in->head);
 
+		if (ret > 0 && m->gap_fn && (in->head.type == EVENT_LOST ||
+					     in->head.type == EVENT_GARBAGE))
+			m->gap_fn(m->gap_ctx, &in->head);
 		if (ret)
 			return ret;
 		if (in->eof)

@@ -27,6 +27,16 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx);
  */
 int merge_next(struct merge *m, struct event *ev);
 
+/*
+ * Have @fn called as soon as an input's next event is known to be
+ * EVENT_LOST or EVENT_GARBAGE: before merge_next() returns any event later
+ * than the gap's start (ev->since), though the gap event itself comes in
+ * time order. Analyses that must not trust what overlaps a gap learn of it
+ * in time this way.
+ */
+typedef void (*merge_gap_fn)(void *ctx, const struct event *ev);
+void merge_set_gap_fn(struct merge *m, merge_gap_fn fn, void *ctx);
+
 unsigned int merge_nr_inputs(const struct merge *m);
 /* Decoder of input @i (in the order added), for its stats and CPU. */
 const struct relay_decoder *merge_decoder(const struct merge *m, unsigned int i);

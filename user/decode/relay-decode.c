@@ -183,10 +183,11 @@ static void fill_event(struct relay_decoder *d, struct event *ev,
 }
 
 static void synth_event(struct relay_decoder *d, struct event *ev,
-			uint16_t type, uint64_t count)
+			uint16_t type, uint64_t count, uint64_t since)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = d->ts;
+	ev->since = since;
 	ev->cpu = d->cpu < 0 ? 0 : d->cpu;
 	ev->type = type;
 	ev->lost = count;
@@ -246,16 +247,19 @@ static uint64_t mark_loss(struct relay_decoder *d, const uint8_t *p)
 	return lost;
 }
 
-/* Return a EVENT_LOST event now and the record at @p (copied) next. */
+/*
+ * Return an EVENT_LOST event now and the record at @p (copied) next; @since
+ * is the time of the record before the loss.
+ */
 static int defer_after_loss(struct relay_decoder *d, struct event *ev,
-			    const uint8_t *p, uint64_t lost)
+			    const uint8_t *p, uint64_t lost, uint64_t since)
 {
 	struct ktp_hdr h;
 
 	memcpy(&h, p, sizeof(h));
 	memcpy(d->deferred_rec, p, h.size);
 	d->deferred = 1;
-	synth_event(d, ev, EVENT_LOST, lost);
+	synth_event(d, ev, EVENT_LOST, lost, since);
 	return 1;
 }
 
@@ -274,6 +278,7 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 	for (;;) {
 		size_t avail = d->end - d->start;
 		const uint8_t *p = d->buf + d->start;
+		uint64_t before = d->ts;
 		struct ktp_hdr h;
 		int64_t lost;
 
@@ -286,7 +291,7 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 		}
 		if (d->pending_garbage &&
 		    (d->synced || (d->eof && avail == 0))) {
-			synth_event(d, ev, EVENT_GARBAGE, d->pending_garbage);
+			synth_event(d, ev, EVENT_GARBAGE, d->pending_garbage, d->ts);
 			d->pending_garbage = 0;
 			return 1;
 		}
@@ -326,7 +331,7 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 			d->start += sizeof(struct ktp_subbuf);
 			d->stats.records++;
 			if (lost > 0)
-				return defer_after_loss(d, ev, p, lost);
+				return defer_after_loss(d, ev, p, lost, before);
 			fill_event(d, ev, &h, p);
 			return 1;
 		}
@@ -352,7 +357,7 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 		if (h.type == KTP_REC_CPU) {
 			lost = mark_loss(d, p);
 			if (lost)
-				return defer_after_loss(d, ev, p, lost);
+				return defer_after_loss(d, ev, p, lost, before);
 		}
 		fill_event(d, ev, &h, p);
 		return 1;
