@@ -23,8 +23,8 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes 
 	-Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
 USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
-	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c 2>/dev/null)
-USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c 2>/dev/null) \
+	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c 2>/dev/null)
+USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c json-c 2>/dev/null) \
 	-lelf -ldeflate -lz -lpthread -lm
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

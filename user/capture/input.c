@@ -8,6 +8,7 @@
 #include "capture/capture-read.h"
 #include "capture/input.h"
 #include "capture/rawdir.h"
+#include "capture/topology.h"
 #include "ktprof_abi.h"
 #include "ktprof_capture.pb-c.h"
 
@@ -21,6 +22,7 @@ struct input {
 	int have_meta;
 	char *kallsyms;
 	int kallsyms_loaded;
+	uint64_t stop_ns;
 };
 
 static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
@@ -80,6 +82,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	if (!cm)
 		return error_set(err, -ERROR_BAD_META, "%s: damaged session metadata", path);
 	meta_from_capture(&in->meta, cm);
+	if (cm->has_stop_boottime_ns)
+		in->stop_ns = cm->stop_boottime_ns;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -164,6 +168,29 @@ void input_close(struct input *in)
 const struct meta *input_meta(const struct input *in)
 {
 	return in->have_meta ? &in->meta : NULL;
+}
+
+uint64_t input_stop_ns(const struct input *in)
+{
+	return in->stop_ns;
+}
+
+int input_topology(struct input *in, struct topology_cpu **out)
+{
+	size_t len;
+	char *buf;
+	int n;
+
+	*out = NULL;
+	if (in->rd) {
+		buf = rawdir_read_file(in->rd, "topology", NULL);
+		n = buf ? topology_parse(buf, out) : 0;
+	} else {
+		buf = capture_reader_section(in->cap, KTPC_TOPOLOGY, &len);
+		n = buf ? topology_unpack(buf, len, out) : 0;
+	}
+	free(buf);
+	return n;
 }
 
 unsigned int input_nr_cpus(const struct input *in)

@@ -22,6 +22,16 @@ void input_close(struct input *in);
 /* Session metadata; NULL when the input has none (a dump without meta). */
 const struct meta *input_meta(const struct input *in);
 
+/* CLOCK_BOOTTIME when the session stopped, or 0 when the input does not say. */
+uint64_t input_stop_ns(const struct input *in);
+
+/*
+ * The CPU topology recorded with the capture (or a raw dump directory's
+ * "topology" file): the count, *out malloc'ed; 0 when there is none.
+ */
+struct topology_cpu;
+int input_topology(struct input *in, struct topology_cpu **out);
+
 /* CPUs the session knew: its nr_cpus, or above the highest stream's CPU. */
 unsigned int input_nr_cpus(const struct input *in);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capture/topology.h"
+#include "ktprof_capture.pb-c.h"
 
 static int read_int(const char *path, int *v)
 {
@@ -118,4 +119,54 @@ int topology_read(const char *base, struct topology_cpu **out)
 	qsort(v, n, sizeof(*v), by_cpu);
 	*out = v;
 	return n;
+}
+
+int topology_parse(const char *text, struct topology_cpu **out)
+{
+	struct topology_cpu *t = NULL, *nt;
+	const char *line, *nl;
+	int n = 0;
+
+	for (line = text; line && *line; line = nl ? nl + 1 : NULL) {
+		struct topology_cpu c = { .online = 1 };
+
+		nl = strchr(line, '\n');
+		if (sscanf(line, "%u %d %d %d %d", &c.cpu, &c.package, &c.core,
+			   &c.llc, &c.node) != 5)
+			continue;
+		nt = realloc(t, (n + 1) * sizeof(*t));
+		if (!nt) {
+			free(t);
+			return -ENOMEM;
+		}
+		t = nt;
+		t[n++] = c;
+	}
+	*out = t;
+	return n;
+}
+
+int topology_unpack(const void *buf, size_t len, struct topology_cpu **out)
+{
+	Ktprof__Topology *m = ktprof__topology__unpack(NULL, len, buf);
+	struct topology_cpu *t;
+	size_t i;
+
+	*out = NULL;
+	if (!m)
+		return -EBADMSG;
+	t = calloc(m->n_cpus ? m->n_cpus : 1, sizeof(*t));
+	if (!t) {
+		ktprof__topology__free_unpacked(m, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->n_cpus; i++)
+		t[i] = (struct topology_cpu){
+			.cpu = m->cpus[i]->cpu, .package = m->cpus[i]->package,
+			.core = m->cpus[i]->core, .llc = m->cpus[i]->llc,
+			.node = m->cpus[i]->numa_node, .online = m->cpus[i]->online,
+		};
+	*out = t;
+	ktprof__topology__free_unpacked(m, NULL);
+	return (int)i;
 }

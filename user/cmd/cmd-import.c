@@ -37,29 +37,14 @@ const struct opts import_cmd = {
 /* Optional "topology" file: "cpu package core llc node" lines. */
 static int import_topology(struct capture_writer *w, struct rawdir *rd)
 {
-	char *text = rawdir_read_file(rd, "topology", NULL), *line, *save = NULL;
-	struct topology_cpu *t = NULL, *nt;
-	unsigned int n = 0;
-	int ret;
+	char *text = rawdir_read_file(rd, "topology", NULL);
+	struct topology_cpu *t = NULL;
+	int n, ret;
 
 	if (!text)
 		return 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct topology_cpu c = { .online = 1 };
-
-		if (sscanf(line, "%u %d %d %d %d", &c.cpu, &c.package, &c.core,
-			   &c.llc, &c.node) != 5)
-			continue;
-		nt = realloc(t, (n + 1) * sizeof(*t));
-		if (!nt) {
-			free(t);
-			free(text);
-			return -ENOMEM;
-		}
-		t = nt;
-		t[n++] = c;
-	}
-	ret = n ? capture_meta_write_topology(w, t, n) : 0;
+	n = topology_parse(text, &t);
+	ret = n < 0 ? n : n ? capture_meta_write_topology(w, t, n) : 0;
 	free(t);
 	free(text);
 	return ret;

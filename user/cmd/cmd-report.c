@@ -1,40 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktprof report: analysis of a capture. For now the CPU profile (--profile):
- * top symbols by self and total samples, overall and per process, and
- * folded stacks for flame graph tools (--folded).
+ * ktprof report: the scheduler analyses of a capture (CPUs, runtime,
+ * latency, task states, migrations, preemption, wakers, interrupts,
+ * findings, outliers) and its CPU profile, as text, JSON or an HTML page.
  */
 #include <errno.h>
-#include <inttypes.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "capture/input.h"
 #include "cmd/cmd.h"
-#include "decode/merge.h"
-#include "decode/task-table.h"
-#include "report/profile.h"
-#include "symbols/symbolizer-capture.h"
+#include "report/render.h"
+#include "report/report.h"
+#include "util/units.h"
 
-struct report_opts {
-	int profile;
-	int folded;
-	unsigned int top;
-	int source;
-	uint32_t pid;
-	const char *symfs;
+enum {
+	OPT_CPU = OPTS_LONG_ONLY, OPT_RUNTIME, OPT_LATENCY, OPT_STATES, OPT_MIGRATIONS,
+	OPT_PREEMPTION, OPT_WAKERS, OPT_IRQ, OPT_FINDINGS, OPT_OUTLIERS, OPT_PROFILE,
+	OPT_FOLDED, OPT_JSON, OPT_HTML, OPT_TOP, OPT_FROM, OPT_TO, OPT_COMM,
+	OPT_METHOD, OPT_THRESHOLD, OPT_SOURCE, OPT_SYMFS,
 };
 
-enum { OPT_PROFILE = OPTS_LONG_ONLY, OPT_FOLDED, OPT_TOP, OPT_SOURCE, OPT_SYMFS };
-
 static const struct opt report_opts_table[] = {
+	{ "cpu", OPT_CPU, NULL, "per CPU: busy, idle, utilization, irq time,\n"
+		"switches/s, migrations in and out" },
+	{ "runtime", OPT_RUNTIME, NULL, "per thread and process: runtime, % of a CPU and\n"
+		"of the machine, voluntary/involuntary switches" },
+	{ "latency", OPT_LATENCY, NULL, "wakeup and runqueue latency distributions, per\n"
+		"thread, process, CPU and overall" },
+	{ "states", OPT_STATES, NULL, "time running, runnable, sleeping (S), blocked (D),\n"
+		"other, per thread" },
+	{ "migrations", OPT_MIGRATIONS, NULL, "same-LLC, cross-LLC and cross-NUMA\n"
+		"migrations per thread and CPU pair" },
+	{ "preemption", OPT_PREEMPTION, NULL, "(preemptor, preempted) pairs" },
+	{ "wakers", OPT_WAKERS, NULL, "waker -> wakee edges with the wakee's latency" },
+	{ "irq", OPT_IRQ, NULL, "hardirq, softirq, work item and IPI time per CPU\n"
+		"and per handler, with duration distributions" },
+	{ "findings", OPT_FINDINGS, NULL, "rule-based bottlenecks (see --threshold)" },
+	{ "outliers", OPT_OUTLIERS, NULL, "outlying threads and CPUs (see --method)" },
 	{ "profile", OPT_PROFILE, NULL, "CPU profile: top symbols by self and total samples,\n"
-		"with count and % of samples, overall and per process" },
-	{ "folded", OPT_FOLDED, NULL, "folded stacks (comm;root;...;leaf COUNT) instead" },
-	{ "top", OPT_TOP, "N", "symbols per table (default 20)" },
-	{ "pid", 'p', "PID", "only this process (thread group id)" },
-	{ "source", OPT_SOURCE, "N", "only sample source N (default 0; -1: all)" },
+		"overall and per process" },
+	{ "folded", OPT_FOLDED, NULL, "with --profile: folded stacks (comm;root;...;leaf N)" },
+	{ "json", OPT_JSON, NULL, "one JSON document (schema: docs/report.md)" },
+	{ "html", OPT_HTML, "FILE", "a self-contained HTML page with plots" },
+	{ "top", OPT_TOP, "N", "rows per table (default 20; 5 in the summary)" },
+	{ "from", OPT_FROM, "T", "start T after the capture began (500ms, 2s, ...)" },
+	{ "to", OPT_TO, "T", "end T after the capture began" },
+	{ "pid", 'p', "PID", "only this process (repeatable); per-CPU figures\n"
+		"stay whole" },
+	{ "comm", OPT_COMM, "NAME", "only processes whose main thread was NAME" },
+	{ "cpus", 'C', "LIST", "only these CPUs, e.g. 0-3,6" },
+	{ "method", OPT_METHOD, "M", "outliers by iqr (default) or mad" },
+	{ "threshold", OPT_THRESHOLD, "RULE=V", "a finding's threshold (repeatable): loss,\n"
+		"runqueue (ms, 10), wakeup (ms, 5), cpu-busy (%, 95),\n"
+		"imbalance (points, 40), irq (%, 10), migrations\n"
+		"(/s, 100), preempted (/s, 200), min-samples (10)" },
+	{ "source", OPT_SOURCE, "N", "profile sample source N (default 0; -1: all)" },
 	{ "symfs", OPT_SYMFS, "DIR", "look for binaries under DIR (recorded paths appended)" },
 	{ "help", 'h', NULL, "this text" },
 	{ NULL },
@@ -42,157 +66,229 @@ static const struct opt report_opts_table[] = {
 
 const struct opts report_cmd = {
 	.cmd = "report",
-	.summary = "analyse a capture (--profile: CPU profile)",
-	.synopsis = "--profile [--folded] [--top N] [-p PID] [--source N]\n"
-		"[--symfs DIR] DIR|FILE",
-	.description = "Analyse a capture.",
+	.summary = "analyse a capture: CPUs, latency, states, findings, profile",
+	.synopsis = "[SECTION...] [--json | --html FILE] [--top N] [--from T]\n"
+		"[--to T] [-p PID]... [--comm NAME] [-C CPUS] DIR|FILE",
+	.description =
+		"Analyse a capture file or raw dump directory. SECTION is any of the\n"
+		"options from --cpu to --profile; without one, a summary of them all.\n"
+		"Definitions of every figure: docs/report.md. Time the capture lost\n"
+		"(records lost, CPUs offline) is left out of every figure; the report\n"
+		"says how much, per CPU, at the top.",
 	.opts = report_opts_table,
 };
 
-static double pct(uint64_t part, uint64_t whole)
+struct report_opts {
+	struct report_config cfg;
+	struct report_view view;
+	int json, folded;
+	const char *html;
+	uint32_t pids[REPORT_MAX_PIDS];
+	const char *path;
+};
+
+static int bad(const char *what, const char *arg)
 {
-	return whole ? 100.0 * part / whole : 0.0;
+	cmd_error("report", "%s '%s'", what, arg);
+	return 2;
 }
 
-static void print_table(FILE *out, const struct profile *p, int64_t tgid,
-			uint64_t samples, unsigned int top)
+static int take_number(const char *arg, long min, long max, long *v)
 {
-	struct profile_row *rows;
-	unsigned int n = profile_rows(p, tgid, &rows), i;
+	char *end;
 
-	fprintf(out, "  %8s %6s %8s %6s  %s\n", "self", "self%", "total",
-		"total%", "symbol");
-	for (i = 0; i < n && i < top; i++)
-		fprintf(out, "  %8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%%  %s\n",
-			rows[i].self, pct(rows[i].self, samples), rows[i].total,
-			pct(rows[i].total, samples), rows[i].symbol);
-	free(rows);
+	errno = 0;
+	*v = strtol(arg, &end, 10);
+	return *end || end == arg || errno || *v < min || *v > max ? -EINVAL : 0;
 }
 
-static void print_profile(FILE *out, const struct profile *p,
-			  const struct task_table *tasks,
-			  const struct meta *meta, unsigned int top)
+/* One option; 0, or 2 after saying why. */
+static int take_opt(struct report_opts *o, int key, const char *arg)
 {
-	uint64_t total = profile_samples(p), *samples;
-	uint32_t *pids;
-	unsigned int n = profile_processes(p, &pids, &samples), i;
+	static const int sections[] = {
+		[OPT_CPU - OPTS_LONG_ONLY] = SECTION_CPU,
+		[OPT_RUNTIME - OPTS_LONG_ONLY] = SECTION_RUNTIME,
+		[OPT_LATENCY - OPTS_LONG_ONLY] = SECTION_LATENCY,
+		[OPT_STATES - OPTS_LONG_ONLY] = SECTION_STATES,
+		[OPT_MIGRATIONS - OPTS_LONG_ONLY] = SECTION_MIGRATIONS,
+		[OPT_PREEMPTION - OPTS_LONG_ONLY] = SECTION_PREEMPTION,
+		[OPT_WAKERS - OPTS_LONG_ONLY] = SECTION_WAKERS,
+		[OPT_IRQ - OPTS_LONG_ONLY] = SECTION_IRQ,
+		[OPT_FINDINGS - OPTS_LONG_ONLY] = SECTION_FINDINGS,
+		[OPT_OUTLIERS - OPTS_LONG_ONLY] = SECTION_OUTLIERS,
+		[OPT_PROFILE - OPTS_LONG_ONLY] = SECTION_PROFILE,
+	};
+	long v;
 
-	fprintf(out, "CPU profile: %" PRIu64 " samples", total);
-	if (meta && meta->samples[0])
-		fprintf(out, " of %s", meta->samples);
-	fprintf(out, ", %u processes\n\n", n);
-	fprintf(out, "all processes, top %u symbols:\n", top);
-	print_table(out, p, -1, total, top);
-	for (i = 0; i < n; i++) {
-		char comm[32];
-
-		fprintf(out, "\nprocess %u %s: %" PRIu64 " samples (%.1f%%)\n",
-			pids[i], task_table_comm(tasks, pids[i], comm, sizeof(comm)),
-			samples[i], pct(samples[i], total));
-		print_table(out, p, pids[i], samples[i], top);
+	if (key >= OPT_CPU && key <= OPT_PROFILE) {
+		o->view.sections |= sections[key - OPTS_LONG_ONLY];
+		return 0;
 	}
-	free(pids);
-	free(samples);
+	switch (key) {
+	case OPT_FOLDED:
+		o->folded = 1;
+		return 0;
+	case OPT_JSON:
+		o->json = 1;
+		return 0;
+	case OPT_HTML:
+		o->html = arg;
+		return 0;
+	case OPT_TOP:
+		if (take_number(arg, 1, INT_MAX, &v))
+			return bad("--top wants a positive number, not", arg);
+		o->view.top = v;
+		return 0;
+	case OPT_FROM:
+	case OPT_TO:
+		if (units_parse_duration(arg, key == OPT_FROM ? &o->cfg.from_rel : &o->cfg.to_rel))
+			return bad(key == OPT_FROM ? "--from wants a duration (500ms, 2s, ...), not" :
+				   "--to wants a duration (500ms, 2s, ...), not", arg);
+		*(key == OPT_FROM ? &o->cfg.have_from : &o->cfg.have_to) = 1;
+		return 0;
+	case 'p':
+		if (take_number(arg, 1, INT_MAX, &v))
+			return bad("-p wants a process id, not", arg);
+		if (o->cfg.nr_pids == REPORT_MAX_PIDS)
+			return bad("too many -p options; the most is 64, at", arg);
+		o->pids[o->cfg.nr_pids++] = v;
+		return 0;
+	case OPT_COMM:
+		if (!*arg || strlen(arg) >= KTP_COMM_LEN)
+			return bad("--comm wants a name of 1 to 15 characters, not", arg);
+		o->cfg.comm = arg;
+		return 0;
+	case 'C':
+		o->cfg.cpus = arg;
+		return 0;
+	case OPT_METHOD:
+		if (strcmp(arg, "iqr") && strcmp(arg, "mad"))
+			return bad("--method is iqr or mad, not", arg);
+		o->cfg.findings.method = strcmp(arg, "mad") ? OUTLIER_IQR : OUTLIER_MAD;
+		return 0;
+	case OPT_THRESHOLD:
+		if (findings_parse_threshold(&o->cfg.findings, arg))
+			return bad("--threshold wants RULE=VALUE with a rule of --help, not", arg);
+		return 0;
+	case OPT_SOURCE:
+		if (take_number(arg, -1, 255, &v))
+			return bad("--source wants 0..255 or -1, not", arg);
+		o->cfg.source = v;
+		return 0;
+	case OPT_SYMFS:
+		o->cfg.symfs = arg;
+		return 0;
+	}
+	return cmd_usage(&report_cmd, key);
+}
+
+/* 0; -1 after --help; 2 (usage) after saying why. */
+static int parse_args(int argc, char **argv, struct report_opts *o)
+{
+	struct opts_parser p = { 0 };
+	int c, ret;
+
+	while ((c = opts_next(&report_cmd, &p, argc, argv)) != -1) {
+		ret = take_opt(o, c, optarg);
+		if (ret || c == 'h')
+			return c == 'h' ? -1 : ret;
+	}
+	if (optind != argc - 1)
+		return cmd_usage(&report_cmd, '?');
+	o->path = argv[optind];
+	if (o->json && o->html)
+		return bad("choose one output form: --json or --html, not both;", "--html");
+	if (o->folded && (o->view.sections != SECTION_PROFILE || o->json || o->html))
+		return bad("--folded goes with --profile alone", "--folded");
+	if (o->cfg.have_from && o->cfg.have_to && o->cfg.from_rel >= o->cfg.to_rel)
+		return bad("--from must come before --to:", "--to");
+	o->cfg.pids = o->pids;
+	if (!o->view.sections) {
+		o->view.sections = SECTION_ALL;
+		o->view.summary = !o->json && !o->html;
+	}
+	if (o->view.sections & SECTION_PROFILE)
+		o->cfg.profile = 1;
+	return 0;
+}
+
+static void warn(const struct report *r)
+{
+	if (!r->sym || !r->profile)
+		return;
+	if (!symbolizer_has_kallsyms(r->sym))
+		cmd_error("report", "no kallsyms snapshot: kernel frames stay addresses");
+	if (symbolizer_mismatched(r->sym))
+		cmd_error("report", "%u binaries differ from the ones that ran (build id): their frames stay unresolved",
+			  symbolizer_mismatched(r->sym));
+}
+
+/*
+ * The HTML page, written to PATH.part (created, never followed through a
+ * symlink) and renamed into place when complete.
+ */
+static int write_html(const struct report *r, const struct report_view *v, const char *path)
+{
+	char tmp[PATH_MAX];
+	FILE *f = NULL;
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.part", path) >= (int)sizeof(tmp)) {
+		cmd_error("report", "%s: %s", path, strerror(ENAMETOOLONG));
+		return 1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		cmd_error("report", "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	ret = render_html(r, v, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		cmd_error("report", "%s: %s", path, error_str(ret));
+		return 1;
+	}
+	fprintf(stderr, "ktprof report: wrote %s\n", path);
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts opt = { .top = 20, .source = 0 };
-	struct opts_parser p = { 0 };
+	struct report_opts o = { .cfg = { .source = 0, .symbols = 1 }, .view = { .top = 20 } };
 	struct error err = { 0 };
-	struct symbolizer *sym = NULL;
-	struct profile *prof = NULL;
-	struct task_table tasks;
-	struct input *in;
-	struct event ev;
-	struct merge *m = NULL;
-	char *end;
-	int c, ret = 1;
+	struct report *r;
+	int ret;
 
-	while ((c = opts_next(&report_cmd, &p, argc, argv)) != -1) {
-		switch (c) {
-		case OPT_PROFILE:
-			opt.profile = 1;
-			break;
-		case OPT_FOLDED:
-			opt.folded = 1;
-			break;
-		case OPT_TOP:
-			opt.top = strtoul(optarg, &end, 10);
-			if (*end || !opt.top) {
-				fprintf(stderr, "ktprof report: --top wants a positive number\n");
-				return 2;
-			}
-			break;
-		case OPT_SOURCE:
-			opt.source = strtol(optarg, &end, 10);
-			if (*end || opt.source < -1 || opt.source > 255) {
-				fprintf(stderr, "ktprof report: --source wants 0..255 or -1\n");
-				return 2;
-			}
-			break;
-		case 'p':
-			opt.pid = strtoul(optarg, &end, 10);
-			if (*end || !opt.pid) {
-				fprintf(stderr, "ktprof report: -p wants a process id\n");
-				return 2;
-			}
-			break;
-		case OPT_SYMFS:
-			opt.symfs = optarg;
-			break;
-		default:
-			return cmd_usage(&report_cmd, c);
-		}
-	}
-	if (optind != argc - 1)
-		return cmd_usage(&report_cmd, '?');
-	if (!opt.profile) {
-		fprintf(stderr, "ktprof report: only the CPU profile exists so far: use --profile\n");
-		return 2;
-	}
-	in = cmd_input_open("report", argv[optind]);
-	if (!in)
-		return 1;
-	task_table_init(&tasks);
-	sym = symbolizer_for_capture(argv[optind], in, opt.symfs, &err);
-	if (!sym) {
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	r = report_run(o.path, &o.cfg, &err);
+	if (!r) {
 		cmd_error("report", "%s", error_msg(&err));
-		goto out;
+		return err.code == -EINVAL ? 2 : 1;
 	}
-	prof = profile_new(sym, &tasks, opt.source, opt.pid);
-	m = merge_new();
-	if (!prof || !m || input_add_streams(in, m)) {
-		fprintf(stderr, "ktprof report: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	while ((c = merge_next(m, &ev)) > 0) {
-		if (symbolizer_on_event(sym, &ev) || task_table_on_event(&tasks, &ev) ||
-		    profile_on_event(prof, &ev)) {
-			c = -ENOMEM;
-			break;
-		}
-	}
-	if (c < 0) {
-		fprintf(stderr, "ktprof report: reading %s: %s\n", argv[optind],
-			c == -EBADMSG ? input_problem(in) : strerror(-c));
-		goto out;
-	}
-	if (!symbolizer_has_kallsyms(sym))
-		fprintf(stderr, "ktprof report: no kallsyms snapshot: kernel frames stay addresses\n");
-	if (symbolizer_mismatched(sym))
-		fprintf(stderr, "ktprof report: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
-			symbolizer_mismatched(sym));
-	if (opt.folded)
-		profile_write_folded(prof, stdout);
+	warn(r);
+	if (o.folded && r->profile)
+		profile_write_folded(r->profile, stdout);
+	else if (o.html)
+		ret = write_html(r, &o.view, o.html);
+	else if (o.json)
+		ret = render_json(r, &o.view, stdout) ? 1 : 0;
 	else
-		print_profile(stdout, prof, &tasks, input_meta(in), opt.top);
-	ret = cmd_input_truncation("report", in, argv[optind]);
-out:
-	merge_free(m);
-	profile_free(prof);
-	symbolizer_free(sym);
-	task_table_free(&tasks);
-	input_close(in);
+		ret = render_text(r, &o.view, stdout) ? 1 : 0;
+	if (!ret && r->truncated) {
+		cmd_error("report", "%s: %s; the report covers what was read before it",
+			  o.path, r->problem);
+		ret = 1;
+	}
+	report_free(r);
 	return ret;
 }

@@ -26,12 +26,16 @@ struct profile {
 	const struct task_table *tasks;
 	int source;
 	uint32_t pid;
+	const uint32_t *pids;		/* profile_select() */
+	unsigned int nr_pids;
+	const char *comm;
 	uint64_t samples;
 	struct str_intern names;
 	struct u64_map stacks;		/* hash -> struct stack chain */
 	struct u64_map proc_counts;	/* tgid << 32 | id -> struct counts */
 	struct u64_map all_counts;	/* id -> struct counts */
 	struct u64_map proc_samples;	/* tgid -> uint64_t * */
+	struct u64_map kernel_ids;	/* kernel address -> name id + 1 */
 };
 
 struct profile *profile_new(struct symbolizer *sym, const struct task_table *tasks,
@@ -50,6 +54,7 @@ struct profile *profile_new(struct symbolizer *sym, const struct task_table *tas
 	u64_map_init(&p->proc_counts);
 	u64_map_init(&p->all_counts);
 	u64_map_init(&p->proc_samples);
+	u64_map_init(&p->kernel_ids);
 	return p;
 }
 
@@ -86,6 +91,7 @@ void profile_free(struct profile *p)
 	free_values(&p->proc_counts);
 	free_values(&p->all_counts);
 	free_values(&p->proc_samples);
+	u64_map_free(&p->kernel_ids);
 	str_intern_free(&p->names);
 	free(p);
 }
@@ -139,14 +145,47 @@ static int frame_id(struct profile *p, uint32_t tgid, uint64_t ip, int kernel,
 {
 	char buf[512];
 	struct frame f;
+	void *v;
+	int ret;
 
+	/* Kernel names do not depend on the process: name each address once. */
+	if (kernel && (v = u64_map_get(&p->kernel_ids, ip))) {
+		*id = (uint32_t)((uintptr_t)v - 1);
+		return 0;
+	}
 	symbolizer_frame(p->sym, tgid, ip, kernel, &f);
 	if (f.resolved)
 		frame_str(&f, 0, buf, sizeof(buf));
 	else
 		snprintf(buf, sizeof(buf), f.object[0] == '[' ? "%s" : "[%s]",
 			 f.object);
-	return str_intern(&p->names, buf, id, NULL);
+	ret = str_intern(&p->names, buf, id, NULL);
+	if (!ret && kernel)
+		ret = u64_map_put(&p->kernel_ids, ip, (void *)(uintptr_t)(*id + 1));
+	return ret;
+}
+
+/* The -p/--comm filter: a listed process, or one whose leader has the name. */
+static int selected(const struct profile *p, uint32_t tgid)
+{
+	const struct task_info *leader;
+	unsigned int i;
+
+	if (!p->nr_pids && !p->comm)
+		return 1;
+	for (i = 0; i < p->nr_pids; i++)
+		if (p->pids[i] == tgid)
+			return 1;
+	leader = p->comm ? task_table_get(p->tasks, tgid) : NULL;
+	return leader && !strncmp(leader->comm, p->comm, KTP_COMM_LEN);
+}
+
+void profile_select(struct profile *p, const uint32_t *pids, unsigned int nr_pids,
+		    const char *comm)
+{
+	p->pids = pids;
+	p->nr_pids = nr_pids;
+	p->comm = comm;
 }
 
 int profile_on_event(struct profile *p, const struct event *ev)
@@ -161,7 +200,7 @@ int profile_on_event(struct profile *p, const struct event *ev)
 		return 0;
 	memcpy(&r, ev->rec, sizeof(r));
 	if ((p->source >= 0 && r.source != p->source) ||
-	    (p->pid && r.pid != p->pid))
+	    (p->pid && r.pid != p->pid) || !selected(p, r.pid))
 		return 0;
 	/* Root first: user frames outermost first, then kernel ones. */
 	for (i = r.nr_user; i-- > 0;) {

@@ -26,6 +26,13 @@ struct profile *profile_new(struct symbolizer *sym, const struct task_table *tas
 			    int source, uint32_t pid);
 void profile_free(struct profile *p);
 
+/*
+ * Count only samples of these processes, or of processes whose leader is
+ * named @comm (the arrays must outlive @p).
+ */
+void profile_select(struct profile *p, const uint32_t *pids, unsigned int nr_pids,
+		    const char *comm);
+
 /* Count a SAMPLE event (others are ignored). 0 or -ENOMEM. */
 int profile_on_event(struct profile *p, const struct event *ev);
 

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where interrupts ate the time: hardirq, softirq and work-item time per
+ * CPU and per handler (irq number, softirq vector, work function), with
+ * the distribution of their durations; IPIs sent and received per CPU and
+ * per function (the module records IPIs at the sender: counts, no time).
+ *
+ * Time is self time: a hardirq inside a softirq counts as hardirq only.
+ * Work items run in their worker thread: their time is that thread's
+ * runtime, measured from start to end (sleeps included).
+ */
+#ifndef KTPROF_ANALYZE_IRQ_H
+#define KTPROF_ANALYZE_IRQ_H
+
+#include "report/hist.h"
+#include "report/sched.h"
+#include "util/u64-map.h"
+
+#define IRQ_KINDS 3	/* enum sched_irq_kind */
+
+struct irq_cpu_result {
+	uint64_t ns[IRQ_KINDS];		/* self time */
+	uint64_t count[IRQ_KINDS];
+	uint64_t ipi_sent, ipi_received;
+};
+
+struct irq_handler {
+	enum sched_irq_kind kind;
+	uint64_t id;			/* irq, vector, function address */
+	uint64_t self_ns;
+	struct hist durations;		/* entry to exit */
+};
+
+struct irq_ipi {
+	uint64_t callback;		/* 0: reschedule */
+	uint64_t sent, targets;		/* IPIs, and CPUs they went to */
+};
+
+struct analyze_irq {
+	const struct sched *s;
+	struct irq_cpu_result *cpus;
+	uint32_t nr_cpus;
+	struct irq_handler *handlers;
+	uint32_t nr_handlers, cap_handlers;
+	struct u64_map handler_index;	/* kind << 62 | id -> position + 1 */
+	struct irq_ipi *ipis;
+	uint32_t nr_ipis, cap_ipis;
+	struct u64_map ipi_index;	/* callback -> position + 1 */
+	char (*names)[KTP_IRQ_NAME_MAX];	/* irq number -> name */
+	uint32_t nr_names;
+};
+
+int analyze_irq_init(struct analyze_irq *a, struct sched *s);
+void analyze_irq_fini(struct analyze_irq *a);
+
+/* The action name of irq @irq, or NULL. */
+const char *analyze_irq_name(const struct analyze_irq *a, uint64_t irq);
+
+/* "TIMER", "NET_RX", ... for a softirq vector, or NULL. */
+const char *softirq_name(uint64_t vec);
+
+#endif

@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scheduler model behind `ktprof report`. Its rules (docs/report.md):
+ *
+ * - Each CPU is known (its running task is known), unknown (after lost or
+ *   damaged records, until its next switch says who runs), offline, or
+ *   without data (before its START/ONLINE mark, after its STOP mark or its
+ *   last record). Only known time is ever counted.
+ * - While any CPU is unknown, any thread could have run there unseen: a
+ *   latency clock running then is not trusted, and a thread that is not
+ *   running on a known CPU has an unknown state until its next event.
+ * - The idle task is pid 0 on every CPU; it is never a thread.
+ * - A pid's thread ends at sched_process_free; a FORK or a new TASK
+ *   identity after that starts a new thread (pid reuse).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/sched.h"
+
+#define PID_DIRECT_MAX (1u << 22)	/* PID_MAX_LIMIT on 64-bit */
+
+enum cpu_mode { CPU_NODATA, CPU_KNOWN, CPU_UNKNOWN, CPU_OFFLINE, CPU_STOPPED };
+
+struct sched_cpu {
+	uint8_t mode;		/* enum cpu_mode */
+	uint8_t seen;		/* any record of this CPU */
+	uint32_t cur;		/* KNOWN: the running thread or SCHED_IDLE */
+	uint64_t since;		/* KNOWN: cur's start; else the mode's start */
+	uint64_t last_ts;	/* the CPU's last record */
+	int64_t hardirq;	/* irq being handled, -1: none */
+	uint64_t hardirq_ts;
+	int64_t softirq;	/* softirq vector running, -1: none */
+	uint64_t softirq_ts, softirq_inner;
+};
+
+#define EACH_CLIENT(s, c) for (c = (s)->clients; c < (s)->clients + (s)->nr_clients; c++)
+
+static int cpu_selected(const struct sched *s, uint32_t cpu)
+{
+	return !s->cpu_selected || (cpu < s->nr_cpu_selected && s->cpu_selected[cpu]);
+}
+
+static void fail(struct sched *s, int err)
+{
+	if (err < 0 && !s->error)
+		s->error = err;
+}
+
+/* --- Telling the clients --- */
+
+static void emit_cpu_time(struct sched *s, uint32_t cpu, uint32_t t,
+			  uint64_t from, uint64_t to)
+{
+	const struct sched_client *c;
+
+	if (!cpu_selected(s, cpu) || !sched_clip(s, &from, &to))
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->cpu_time)
+			c->ops->cpu_time(c->ctx, cpu, t, from, to);
+}
+
+static void emit_gap(struct sched *s, uint32_t cpu, enum sched_gap gap,
+		     uint64_t from, uint64_t to)
+{
+	const struct sched_client *c;
+
+	if (!cpu_selected(s, cpu) || !sched_clip(s, &from, &to))
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->gap)
+			c->ops->gap(c->ctx, cpu, gap, from, to);
+}
+
+/* Thread @t leaves its state at @ts for @state. */
+static void set_state(struct sched *s, uint32_t t, enum sched_state state, uint64_t ts)
+{
+	struct sched_thread *th = &s->threads[t];
+	const struct sched_client *c;
+	uint64_t from = th->state_since, to = ts;
+
+	if (from < to && th->state != SCHED_UNKNOWN && sched_clip(s, &from, &to)) {
+		EACH_CLIENT(s, c)
+			if (c->ops->state_time)
+				c->ops->state_time(c->ctx, t, th->state, from, to);
+	}
+	if (ts > th->state_since)
+		th->state_since = ts;
+	th->state = state;
+}
+
+static void emit_latency(struct sched *s, enum sched_latency kind, uint32_t t,
+			 uint32_t cpu, uint64_t start, uint64_t end)
+{
+	const struct sched_client *c;
+
+	if (!sched_in_window(s, start) || !cpu_selected(s, cpu))
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->latency)
+			fail(s, c->ops->latency(c->ctx, kind, t, cpu, start, end,
+						&s->threads[t].waker));
+}
+
+/* A latency clock stops: counted, or excluded when a gap overlapped it. */
+static void latency_done(struct sched *s, enum sched_latency kind, uint32_t t,
+			 uint32_t cpu, uint64_t start, uint64_t end, int valid)
+{
+	if (!sched_in_window(s, start) || !cpu_selected(s, cpu))
+		return;
+	if (valid && !s->unknown_cpus)
+		emit_latency(s, kind, t, cpu, start, end);
+	else
+		s->latency_excluded[kind]++;
+}
+
+/* --- Threads and processes --- */
+
+static uint32_t lookup_pid(const struct sched *s, uint32_t pid)
+{
+	void *v;
+
+	if (pid < s->by_pid_len)
+		return s->by_pid[pid] ? s->by_pid[pid] - 1 : SCHED_NONE;
+	if (pid < PID_DIRECT_MAX)
+		return SCHED_NONE;
+	v = u64_map_get(&s->big_pids, pid);
+	return v ? (uint32_t)((uintptr_t)v - 1) : SCHED_NONE;
+}
+
+static int bind_pid(struct sched *s, uint32_t pid, uint32_t t)
+{
+	if (pid < PID_DIRECT_MAX) {
+		if (pid >= s->by_pid_len) {
+			uint32_t len = s->by_pid_len ? s->by_pid_len : 4096;
+			uint32_t *n;
+
+			while (len <= pid)
+				len *= 2;
+			n = realloc(s->by_pid, len * sizeof(*n));
+			if (!n)
+				return -ENOMEM;
+			memset(n + s->by_pid_len, 0, (len - s->by_pid_len) * sizeof(*n));
+			s->by_pid = n;
+			s->by_pid_len = len;
+		}
+		s->by_pid[pid] = t + 1;
+		return 0;
+	}
+	return u64_map_put(&s->big_pids, pid, (void *)(uintptr_t)(t + 1));
+}
+
+static uint32_t process_for(struct sched *s, uint32_t tgid, int new_generation)
+{
+	void *v = u64_map_get(&s->proc_by_tgid, tgid);
+	struct sched_process *p;
+
+	if (v && !new_generation)
+		return (uint32_t)((uintptr_t)v - 1);
+	if (s->nr_procs == s->cap_procs) {
+		uint32_t cap = s->cap_procs ? s->cap_procs * 2 : 256;
+		struct sched_process *n = realloc(s->procs, cap * sizeof(*n));
+
+		if (!n)
+			return SCHED_NONE;
+		s->procs = n;
+		s->cap_procs = cap;
+	}
+	p = &s->procs[s->nr_procs];
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
+	p->leader = SCHED_NONE;
+	if (u64_map_put(&s->proc_by_tgid, tgid, (void *)(uintptr_t)(s->nr_procs + 1)))
+		return SCHED_NONE;
+	return s->nr_procs++;
+}
+
+/* Put thread @t in the process of @tgid; its leader starts a new one. */
+static int join_process(struct sched *s, uint32_t t, uint32_t tgid, int born)
+{
+	struct sched_thread *th = &s->threads[t];
+	struct sched_process *p;
+	uint32_t pi;
+
+	pi = process_for(s, tgid, born && th->pid == tgid);
+	if (pi == SCHED_NONE)
+		return -ENOMEM;
+	th->tgid = tgid;
+	th->process = pi;
+	p = &s->procs[pi];
+	if (th->pid == tgid) {
+		p->leader = t;
+		memcpy(p->comm, th->comm, KTP_COMM_LEN);
+	} else if (!p->comm[0]) {
+		memcpy(p->comm, th->comm, KTP_COMM_LEN);
+	}
+	return 0;
+}
+
+static uint32_t new_thread(struct sched *s, uint32_t pid, uint64_t ts)
+{
+	const struct sched_client *c;
+	struct sched_thread *th;
+	uint32_t t;
+
+	if (s->nr_threads == s->cap_threads) {
+		uint32_t cap = s->cap_threads ? s->cap_threads * 2 : 1024;
+		struct sched_thread *n = realloc(s->threads, cap * sizeof(*n));
+
+		if (!n)
+			return SCHED_NONE;
+		s->threads = n;
+		s->cap_threads = cap;
+	}
+	t = s->nr_threads;
+	th = &s->threads[t];
+	memset(th, 0, sizeof(*th));
+	th->pid = pid;
+	th->tgid = pid;
+	th->cpu = -1;
+	th->state = SCHED_UNKNOWN;
+	th->state_since = ts;
+	if (bind_pid(s, pid, t))
+		return SCHED_NONE;
+	s->nr_threads++;
+	if (join_process(s, t, pid, 0))
+		return SCHED_NONE;
+	EACH_CLIENT(s, c)
+		if (c->ops->thread_new && c->ops->thread_new(c->ctx, t))
+			return SCHED_NONE;
+	return t;
+}
+
+/* The thread of @pid now, made if new. SCHED_IDLE for pid 0. */
+static uint32_t thread_of(struct sched *s, uint32_t pid, uint64_t ts)
+{
+	uint32_t t;
+
+	if (!pid)
+		return SCHED_IDLE;
+	t = lookup_pid(s, pid);
+	if (t == SCHED_NONE || s->threads[t].freed)
+		t = new_thread(s, pid, ts);
+	if (t == SCHED_NONE)
+		fail(s, -ENOMEM);
+	else
+		s->threads[t].fresh = 0;
+	return t;
+}
+
+/* A new task with @pid is born at @ts (fork, or a TASK record saying so). */
+static uint32_t birth(struct sched *s, uint32_t pid, uint64_t ts)
+{
+	uint32_t t = lookup_pid(s, pid);
+
+	if (!pid)
+		return SCHED_IDLE;
+	/* The FORK and TASK records of one birth: one thread. */
+	if (t != SCHED_NONE && s->threads[t].fresh)
+		return t;
+	if (t != SCHED_NONE && s->threads[t].state != SCHED_DEAD &&
+	    s->threads[t].state != SCHED_UNKNOWN)
+		set_state(s, t, SCHED_DEAD, ts);
+	t = new_thread(s, pid, ts);
+	if (t == SCHED_NONE) {
+		fail(s, -ENOMEM);
+		return t;
+	}
+	s->threads[t].fresh = 1;
+	/* Forked, not yet woken (sched_wakeup_new comes next). */
+	set_state(s, t, SCHED_OTHER, ts);
+	return t;
+}
+
+/* --- CPUs --- */
+
+static int grow_cpus(struct sched *s, uint32_t cpu)
+{
+	struct sched_cpu *n;
+	uint32_t i, len = s->nr_cpus ? s->nr_cpus : 1;
+
+	if (cpu >= 65536)
+		return -ERANGE;
+	while (len <= cpu)
+		len *= 2;
+	n = realloc(s->cpus, len * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	for (i = s->nr_cpus; i < len; i++) {
+		memset(&n[i], 0, sizeof(n[i]));
+		n[i].mode = CPU_NODATA;
+		n[i].since = s->session_start;
+		n[i].hardirq = n[i].softirq = -1;
+	}
+	s->cpus = n;
+	s->nr_cpus = len;
+	return 0;
+}
+
+/* End what runs on @cpu at @ts: its slice and its running state. */
+static void close_running(struct sched *s, uint32_t cpu, uint64_t ts, enum sched_state after)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	if (c->mode != CPU_KNOWN)
+		return;
+	emit_cpu_time(s, cpu, c->cur, c->since, ts);
+	if (c->cur != SCHED_IDLE && c->cur < s->nr_threads &&
+	    s->threads[c->cur].cpu == (int32_t)cpu) {
+		set_state(s, c->cur, after, ts);
+		s->threads[c->cur].cpu = -1;
+	}
+}
+
+/* @cpu starts running @t at @ts. */
+static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+	struct sched_thread *th;
+
+	c->mode = CPU_KNOWN;
+	c->cur = t;
+	c->since = ts;
+	if (t == SCHED_IDLE || t >= s->nr_threads)
+		return;
+	th = &s->threads[t];
+	if (th->cpu >= 0 && th->cpu != (int32_t)cpu) {
+		/* Running on two CPUs at once: the records contradict. */
+		s->inconsistent++;
+		if (s->cpus[th->cpu].mode == CPU_KNOWN && s->cpus[th->cpu].cur == t)
+			close_running(s, th->cpu, ts, SCHED_UNKNOWN);
+	}
+	if (th->wake_pending)
+		latency_done(s, SCHED_WAKEUP, t, cpu, th->wake_ts, ts, th->wake_valid);
+	if (th->rq_pending)
+		latency_done(s, SCHED_RUNQUEUE, t, cpu, th->rq_ts, ts, th->rq_valid);
+	th->wake_pending = th->rq_pending = 0;
+	set_state(s, t, SCHED_RUNNING, ts);
+	th->cpu = cpu;
+}
+
+/* Every thread not running on a known CPU: its state is unknown from @ts. */
+static void distrust_threads(struct sched *s, uint64_t ts)
+{
+	uint32_t t;
+
+	for (t = 0; t < s->nr_threads; t++) {
+		struct sched_thread *th = &s->threads[t];
+
+		th->wake_valid = th->rq_valid = 0;
+		if (th->cpu >= 0 || th->state == SCHED_DEAD || th->state == SCHED_UNKNOWN)
+			continue;
+		set_state(s, t, SCHED_UNKNOWN, ts);
+	}
+}
+
+/* @cpu's state is unknown from @ts (a loss or damage): until its next switch. */
+static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	if (c->mode == CPU_UNKNOWN)
+		return;
+	if (ts < c->since)
+		ts = c->since;
+	if (c->mode == CPU_KNOWN)
+		close_running(s, cpu, ts, SCHED_UNKNOWN);
+	else if (c->mode == CPU_NODATA || c->mode == CPU_OFFLINE)
+		emit_gap(s, cpu, c->mode == CPU_OFFLINE ? SCHED_GAP_OFFLINE : SCHED_GAP_NODATA,
+			 c->since, ts);
+	c->mode = CPU_UNKNOWN;
+	c->since = ts;
+	c->hardirq = c->softirq = -1;
+	s->unknown_cpus++;
+	distrust_threads(s, ts);
+}
+
+/* Leave the unknown, offline or no-data mode at @ts. */
+static void end_gap(struct sched *s, uint32_t cpu, uint64_t ts)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	switch (c->mode) {
+	case CPU_UNKNOWN:
+		emit_gap(s, cpu, SCHED_GAP_LOSS, c->since, ts);
+		s->unknown_cpus--;
+		break;
+	case CPU_OFFLINE:
+		emit_gap(s, cpu, SCHED_GAP_OFFLINE, c->since, ts);
+		break;
+	case CPU_NODATA:
+	case CPU_STOPPED:
+		emit_gap(s, cpu, SCHED_GAP_NODATA, c->since, ts);
+		break;
+	}
+}
+
+void sched_gap_ahead(void *sched, const struct event *ev)
+{
+	struct sched *s = sched;
+	uint64_t since = ev->since ? ev->since : s->session_start;
+
+	if (ev->cpu >= s->nr_cpus && grow_cpus(s, ev->cpu)) {
+		fail(s, -ENOMEM);
+		return;
+	}
+	if (s->cpus[ev->cpu].mode == CPU_STOPPED)
+		return;
+	cpu_unknown(s, ev->cpu, since);
+}
+
+/* --- Records --- */
+
+enum sched_state sched_state_of(uint16_t prev_state)
+{
+	if (!(prev_state & 0xff))
+		return SCHED_RUNNABLE;	/* R, R+ (preempted) */
+	if (prev_state & KTP_STATE_INTERRUPTIBLE)
+		return SCHED_SLEEPING;
+	if (prev_state & KTP_STATE_UNINTERRUPTIBLE)
+		return SCHED_BLOCKED;
+	if (prev_state & (KTP_STATE_EXIT_DEAD | KTP_STATE_EXIT_ZOMBIE))
+		return SCHED_DEAD;
+	return SCHED_OTHER;
+}
+
+static void on_cpu_mark(struct sched *s, const struct event *ev)
+{
+	struct sched_cpu *c = &s->cpus[ev->cpu];
+	struct ktp_cpu_mark m;
+	uint32_t t;
+
+	memcpy(&m, ev->rec, sizeof(m));
+	switch (m.reason) {
+	case KTP_CPU_START:
+	case KTP_CPU_ONLINE:
+		if (c->mode == CPU_KNOWN)
+			close_running(s, ev->cpu, ev->ts, SCHED_UNKNOWN);
+		else
+			end_gap(s, ev->cpu, ev->ts);
+		t = thread_of(s, m.pid, ev->ts);
+		if (t != SCHED_NONE)
+			start_running(s, ev->cpu, t, ev->ts);
+		break;
+	case KTP_CPU_STOP:
+	case KTP_CPU_OFFLINE:
+		if (c->mode == CPU_KNOWN)
+			close_running(s, ev->cpu, ev->ts, SCHED_UNKNOWN);
+		else
+			end_gap(s, ev->cpu, ev->ts);
+		c->mode = m.reason == KTP_CPU_STOP ? CPU_STOPPED : CPU_OFFLINE;
+		c->since = ev->ts;
+		c->hardirq = c->softirq = -1;
+		break;
+	}
+}
+
+static void on_switch(struct sched *s, const struct event *ev)
+{
+	struct sched_cpu *c = &s->cpus[ev->cpu];
+	uint32_t prev = SCHED_NONE, next;
+	const struct sched_client *cl;
+	enum sched_state after;
+	struct ktp_switch r;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	after = sched_state_of(r.prev_state);
+	if (c->mode == CPU_KNOWN) {
+		prev = c->cur;
+		if ((prev == SCHED_IDLE) != !r.prev_pid ||
+		    (prev != SCHED_IDLE && s->threads[prev].pid != r.prev_pid)) {
+			s->inconsistent++;
+			close_running(s, ev->cpu, ev->ts, SCHED_UNKNOWN);
+			prev = thread_of(s, r.prev_pid, ev->ts);
+		} else {
+			close_running(s, ev->cpu, ev->ts, after);
+		}
+	} else {
+		end_gap(s, ev->cpu, ev->ts);
+		prev = thread_of(s, r.prev_pid, ev->ts);
+	}
+	if (prev == SCHED_NONE)
+		return;
+	if (prev != SCHED_IDLE) {
+		struct sched_thread *th = &s->threads[prev];
+
+		if (th->cpu == (int32_t)ev->cpu)
+			th->cpu = -1;
+		if (th->cpu < 0)
+			set_state(s, prev, after, ev->ts);
+		if (after == SCHED_RUNNABLE) {
+			th->rq_pending = 1;
+			th->rq_valid = !s->unknown_cpus;
+			th->rq_ts = ev->ts;
+		}
+	}
+	next = thread_of(s, r.next_pid, ev->ts);
+	if (next == SCHED_NONE)
+		return;
+	if (sched_in_window(s, ev->ts) && cpu_selected(s, ev->cpu)) {
+		EACH_CLIENT(s, cl)
+			if (cl->ops->switch_out)
+				cl->ops->switch_out(cl->ctx, ev->cpu, ev->ts, prev, next,
+						    after == SCHED_RUNNABLE);
+	}
+	start_running(s, ev->cpu, next, ev->ts);
+}
+
+/* Who is waking on @cpu now: an IRQ, a softirq, or the running task. */
+static struct sched_waker waker_on(const struct sched *s, uint32_t cpu)
+{
+	const struct sched_cpu *c = &s->cpus[cpu];
+
+	if (c->hardirq >= 0)
+		return (struct sched_waker){ SCHED_WAKER_HARDIRQ, (uint32_t)c->hardirq };
+	if (c->softirq >= 0)
+		return (struct sched_waker){ SCHED_WAKER_SOFTIRQ, (uint32_t)c->softirq };
+	if (c->mode != CPU_KNOWN)
+		return (struct sched_waker){ SCHED_WAKER_UNKNOWN, 0 };
+	if (c->cur == SCHED_IDLE)
+		return (struct sched_waker){ SCHED_WAKER_IDLE, cpu };
+	return (struct sched_waker){ SCHED_WAKER_THREAD, c->cur };
+}
+
+static void on_waking(struct sched *s, const struct event *ev)
+{
+	struct sched_waker waker = waker_on(s, ev->cpu);
+	int new = ev->flags & KTP_WAKING_NEW, running;
+	const struct sched_client *c;
+	struct sched_thread *th;
+	struct ktp_waking r;
+	uint32_t t;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	t = thread_of(s, r.pid, ev->ts);
+	if (t == SCHED_NONE || t == SCHED_IDLE)
+		return;
+	th = &s->threads[t];
+	running = th->cpu >= 0;
+	if (sched_in_window(s, ev->ts)) {
+		EACH_CLIENT(s, c)
+			if (c->ops->waking)
+				fail(s, c->ops->waking(c->ctx, ev->cpu, ev->ts, t, &waker,
+						       running, new));
+	}
+	/* A running task has no latency; a second waking keeps the clock. */
+	if (running || th->wake_pending || th->rq_pending)
+		return;
+	th->wake_pending = 1;
+	th->wake_valid = !s->unknown_cpus;
+	th->wake_new = !!new;
+	th->wake_ts = ev->ts;
+	th->waker = waker;
+	if (!s->unknown_cpus)
+		set_state(s, t, SCHED_RUNNABLE, ev->ts);
+}
+
+static void on_task(struct sched *s, const struct event *ev)
+{
+	struct sched_thread *th;
+	struct ktp_task r;
+	uint32_t t;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!r.pid)
+		return;
+	t = r.flags & KTP_TASK_FORK ? birth(s, r.pid, ev->ts) : thread_of(s, r.pid, ev->ts);
+	if (t == SCHED_NONE)
+		return;
+	th = &s->threads[t];
+	memcpy(th->comm, r.comm, KTP_COMM_LEN);
+	th->comm[KTP_COMM_LEN - 1] = '\0';
+	th->kthread = !!(r.flags & KTP_TASK_KTHREAD);
+	if (!th->tgid_known || th->tgid != r.tgid) {
+		th->tgid_known = 1;
+		fail(s, join_process(s, t, r.tgid, !!(r.flags & KTP_TASK_FORK)));
+	} else if (th->pid == th->tgid) {
+		memcpy(s->procs[th->process].comm, th->comm, KTP_COMM_LEN);
+	}
+	if (r.flags & KTP_TASK_FORK)
+		th->fresh = 1;
+	/* The start snapshot's state, unless a START mark said it runs. */
+	if ((r.flags & KTP_TASK_SNAPSHOT) && th->state == SCHED_UNKNOWN && th->cpu < 0)
+		set_state(s, t, sched_state_of(r.state), ev->ts);
+}
+
+static void on_fork(struct sched *s, const struct event *ev)
+{
+	uint32_t parent, child;
+	struct ktp_fork r;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	parent = lookup_pid(s, r.parent_pid);
+	child = birth(s, r.child_pid, ev->ts);
+	if (child == SCHED_NONE || child == SCHED_IDLE)
+		return;
+	/* Named after its parent until its own TASK record says otherwise. */
+	if (!s->threads[child].comm[0] && parent != SCHED_NONE)
+		memcpy(s->threads[child].comm, s->threads[parent].comm, KTP_COMM_LEN);
+	if (!s->threads[child].tgid_known) {
+		s->threads[child].tgid_known = 1;
+		fail(s, join_process(s, child, r.child_tgid, 1));
+	}
+}
+
+static void on_free(struct sched *s, const struct event *ev)
+{
+	struct ktp_free r;
+	uint32_t t;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	t = lookup_pid(s, r.pid);
+	if (t == SCHED_NONE || t == SCHED_IDLE)
+		return;
+	if (s->threads[t].cpu < 0 && s->threads[t].state != SCHED_DEAD)
+		set_state(s, t, SCHED_DEAD, ev->ts);
+	s->threads[t].freed = 1;
+}
+
+static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind,
+		     uint64_t id, uint64_t start, uint64_t end, uint64_t self)
+{
+	const struct sched_client *c;
+
+	if (!sched_in_window(s, start) || !cpu_selected(s, cpu))
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->irq)
+			fail(s, c->ops->irq(c->ctx, cpu, kind, id, start, end, self));
+}
+
+static void on_irq(struct sched *s, const struct event *ev)
+{
+	struct sched_cpu *c = &s->cpus[ev->cpu];
+	uint64_t d;
+
+	if (ev->type == KTP_REC_IRQ_ENTRY || ev->type == KTP_REC_IRQ_EXIT) {
+		struct ktp_irq r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		if (ev->type == KTP_REC_IRQ_ENTRY) {
+			c->hardirq = r.irq;
+			c->hardirq_ts = ev->ts;
+			return;
+		}
+		if (c->hardirq != (int64_t)r.irq)
+			return;	/* entered before the session or a gap */
+		d = ev->ts - c->hardirq_ts;
+		emit_irq(s, ev->cpu, SCHED_HARDIRQ, r.irq, c->hardirq_ts, ev->ts, d);
+		if (c->softirq >= 0)
+			c->softirq_inner += d;
+		c->hardirq = -1;
+		return;
+	} else {
+		struct ktp_softirq r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		if (ev->type == KTP_REC_SOFTIRQ_ENTRY) {
+			c->softirq = r.vec;
+			c->softirq_ts = ev->ts;
+			c->softirq_inner = 0;
+			return;
+		}
+		if (c->softirq != (int64_t)r.vec)
+			return;
+		d = ev->ts - c->softirq_ts;
+		emit_irq(s, ev->cpu, SCHED_SOFTIRQ, r.vec, c->softirq_ts, ev->ts,
+			 d - (c->softirq_inner < d ? c->softirq_inner : d));
+		c->softirq = -1;
+	}
+}
+
+/* Work items belong to the worker thread: it may sleep and move meanwhile. */
+static void on_work(struct sched *s, const struct event *ev)
+{
+	struct sched_cpu *c = &s->cpus[ev->cpu];
+	struct sched_thread *th;
+	struct ktp_wq r;
+
+	if (c->mode != CPU_KNOWN || c->cur == SCHED_IDLE)
+		return;
+	memcpy(&r, ev->rec, sizeof(r));
+	th = &s->threads[c->cur];
+	if (ev->type == KTP_REC_WQ_START) {
+		th->work_ts = ev->ts;
+		th->work_fn = r.function;
+		return;
+	}
+	if (th->work_ts && th->work_fn == r.function)
+		emit_irq(s, ev->cpu, SCHED_WORK, r.function, th->work_ts, ev->ts,
+			 ev->ts - th->work_ts);
+	th->work_ts = 0;
+}
+
+static void on_migrate(struct sched *s, const struct event *ev)
+{
+	const struct sched_client *c;
+	struct ktp_migrate r;
+	uint32_t t;
+
+	if (!sched_in_window(s, ev->ts))
+		return;
+	memcpy(&r, ev->rec, sizeof(r));
+	t = thread_of(s, r.pid, ev->ts);
+	if (t == SCHED_NONE || t == SCHED_IDLE)
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->migrate)
+			fail(s, c->ops->migrate(c->ctx, t, r.orig_cpu, r.dest_cpu, ev->ts));
+}
+
+int sched_event(struct sched *s, const struct event *ev)
+{
+	const struct sched_client *c;
+	struct sched_cpu *cpu;
+
+	if (ev->cpu >= s->nr_cpus && grow_cpus(s, ev->cpu))
+		return -ENOMEM;
+	cpu = &s->cpus[ev->cpu];
+	cpu->seen = 1;
+	switch (ev->type) {
+	case KTP_REC_CPU:
+		on_cpu_mark(s, ev);
+		break;
+	case KTP_REC_SWITCH:
+		on_switch(s, ev);
+		break;
+	case KTP_REC_WAKING:
+		on_waking(s, ev);
+		break;
+	case KTP_REC_TASK:
+		on_task(s, ev);
+		break;
+	case KTP_REC_FORK:
+		on_fork(s, ev);
+		break;
+	case KTP_REC_FREE:
+		on_free(s, ev);
+		break;
+	case KTP_REC_MIGRATE:
+		on_migrate(s, ev);
+		break;
+	case KTP_REC_IRQ_ENTRY:
+	case KTP_REC_IRQ_EXIT:
+	case KTP_REC_SOFTIRQ_ENTRY:
+	case KTP_REC_SOFTIRQ_EXIT:
+		/* IRQ time lies inside known busy or idle time. */
+		if (cpu->mode == CPU_KNOWN)
+			on_irq(s, ev);
+		break;
+	case KTP_REC_WQ_START:
+	case KTP_REC_WQ_END:
+		on_work(s, ev);
+		break;
+	}
+	if (ev->type < KTP_REC_NR_TYPES)
+		cpu->last_ts = ev->ts;
+	if (ev->ts > s->end)
+		s->end = ev->ts;
+	EACH_CLIENT(s, c)
+		if (c->ops->event)
+			fail(s, c->ops->event(c->ctx, ev));
+	return s->error;
+}
+
+int sched_finish(struct sched *s, uint64_t end)
+{
+	uint32_t cpu, t;
+
+	if (end < s->end)
+		end = s->end;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct sched_cpu *c = &s->cpus[cpu];
+		/* Without a STOP mark the CPU's data ends at its last record. */
+		uint64_t cpu_end = c->mode == CPU_KNOWN ? c->last_ts : end;
+
+		if (!c->seen)
+			continue;
+		if (c->mode == CPU_KNOWN) {
+			close_running(s, cpu, cpu_end, SCHED_UNKNOWN);
+			c->mode = CPU_STOPPED;
+			c->since = cpu_end;
+		}
+		end_gap(s, cpu, end);
+		c->mode = CPU_STOPPED;
+		c->since = end;
+	}
+	for (t = 0; t < s->nr_threads; t++)
+		if (s->threads[t].state != SCHED_DEAD)
+			set_state(s, t, SCHED_UNKNOWN, end);
+	return s->error;
+}
+
+int sched_init(struct sched *s, uint32_t nr_cpus, uint64_t session_start,
+	       uint64_t from, uint64_t to)
+{
+	memset(s, 0, sizeof(*s));
+	s->from = from;
+	s->to = to;
+	s->session_start = session_start;
+	u64_map_init(&s->big_pids);
+	u64_map_init(&s->proc_by_tgid);
+	return grow_cpus(s, nr_cpus ? nr_cpus - 1 : 0);
+}
+
+void sched_fini(struct sched *s)
+{
+	free(s->cpus);
+	free(s->threads);
+	free(s->procs);
+	free(s->by_pid);
+	u64_map_free(&s->big_pids);
+	u64_map_free(&s->proc_by_tgid);
+	memset(s, 0, sizeof(*s));
+}
+
+int sched_add_client(struct sched *s, const struct sched_ops *ops, void *ctx)
+{
+	if (s->nr_clients == SCHED_MAX_CLIENTS)
+		return -ENOSPC;
+	s->clients[s->nr_clients++] = (struct sched_client){ ops, ctx };
+	return 0;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduler as a capture saw it: who ran on each CPU, each thread's
+ * state, the wakeup and runqueue clocks, IRQ nesting, and which times are
+ * unknown (lost records, offline CPUs, CPUs without data). Fed the merged
+ * events in global time order; tells its clients (the analyzers) what
+ * happened through the callbacks of struct sched_ops, with every interval
+ * inside known time: nothing spans a gap.
+ *
+ * Definitions: docs/report.md (after ../shared/design/METRICS.md).
+ */
+#ifndef KTPROF_SCHED_H
+#define KTPROF_SCHED_H
+
+#include <stdint.h>
+
+#include "decode/event.h"
+#include "ktprof_abi.h"
+#include "util/u64-map.h"
+
+#define SCHED_IDLE UINT32_MAX	/* the idle task, where a thread index goes */
+#define SCHED_NONE (UINT32_MAX - 1)
+
+enum sched_state {
+	SCHED_UNKNOWN,		/* not observed (before birth, after a loss) */
+	SCHED_RUNNING,
+	SCHED_RUNNABLE,		/* woken or preempted, waiting for a CPU */
+	SCHED_SLEEPING,		/* S */
+	SCHED_BLOCKED,		/* D */
+	SCHED_OTHER,		/* I, T, t, P, new (forked, not yet woken) */
+	SCHED_DEAD,		/* X, Z: exited */
+	SCHED_NR_STATES
+};
+
+enum sched_latency { SCHED_WAKEUP, SCHED_RUNQUEUE };
+
+enum sched_gap {
+	SCHED_GAP_NODATA,	/* before the CPU's first record, after its last */
+	SCHED_GAP_LOSS,		/* records lost: from the last record before the
+				 * loss to the next switch */
+	SCHED_GAP_OFFLINE,	/* hotplug: the CPU was offline */
+	SCHED_NR_GAPS
+};
+
+enum sched_waker_kind {
+	SCHED_WAKER_THREAD,	/* @id: thread index */
+	SCHED_WAKER_IDLE,	/* @id: CPU (the idle task) */
+	SCHED_WAKER_HARDIRQ,	/* @id: irq number */
+	SCHED_WAKER_SOFTIRQ,	/* @id: softirq vector */
+	SCHED_WAKER_UNKNOWN,	/* the CPU's state was unknown */
+};
+
+struct sched_waker {
+	uint32_t kind;		/* enum sched_waker_kind */
+	uint32_t id;
+};
+
+enum sched_irq_kind { SCHED_HARDIRQ, SCHED_SOFTIRQ, SCHED_WORK };
+
+/* A thread: one pid from its birth (or first sight) to its death. */
+struct sched_thread {
+	uint32_t pid, tgid;
+	uint32_t process;	/* index of its process */
+	char comm[KTP_COMM_LEN];
+	uint8_t kthread;
+	uint8_t tgid_known;	/* a TASK or FORK record gave the tgid */
+	uint8_t fresh;		/* born by a FORK/TASK record, not seen since */
+	uint8_t freed;		/* its pid was released (sched_process_free) */
+	uint8_t state;		/* enum sched_state */
+	uint8_t wake_pending, wake_valid, wake_new;
+	uint8_t rq_pending, rq_valid;
+	int32_t cpu;		/* the CPU it runs on, or -1 */
+	uint64_t state_since;
+	uint64_t wake_ts, rq_ts;
+	struct sched_waker waker;	/* of the pending wakeup */
+	uint64_t work_ts, work_fn;	/* a work item it runs (0: none) */
+};
+
+/* A process: a thread group from its leader's birth (or first sight). */
+struct sched_process {
+	uint32_t tgid;
+	uint32_t leader;	/* thread index, or SCHED_NONE */
+	char comm[KTP_COMM_LEN];	/* the leader's, or the first thread's */
+};
+
+/*
+ * What the model tells its clients. Every hook may be NULL. Times are
+ * CLOCK_BOOTTIME ns; intervals [from, to) are clipped to the report window
+ * and to the CPU filter, and never overlap unknown time.
+ */
+struct sched_ops {
+	/* Thread @t was added (index = count - 1): grow per-thread arrays. */
+	int (*thread_new)(void *ctx, uint32_t t);
+	/* CPU @cpu ran @t (a thread, or SCHED_IDLE) during [from, to). */
+	void (*cpu_time)(void *ctx, uint32_t cpu, uint32_t t, uint64_t from, uint64_t to);
+	/* Thread @t was in @state during [from, to). */
+	void (*state_time)(void *ctx, uint32_t t, enum sched_state state,
+			   uint64_t from, uint64_t to);
+	/*
+	 * A switch on @cpu at @ts inside the window: @prev out (a thread or
+	 * SCHED_IDLE; SCHED_NONE when the CPU's state was unknown), @next in.
+	 * @involuntary: @prev was still runnable.
+	 */
+	void (*switch_out)(void *ctx, uint32_t cpu, uint64_t ts, uint32_t prev,
+			   uint32_t next, int involuntary);
+	/*
+	 * A latency of thread @t ended by its switch-in on @cpu: from @start
+	 * (inside the window) to @end. @waker for SCHED_WAKEUP.
+	 */
+	int (*latency)(void *ctx, enum sched_latency kind, uint32_t t, uint32_t cpu,
+		       uint64_t start, uint64_t end, const struct sched_waker *waker);
+	/* A waking of @t on @cpu inside the window; @new: sched_wakeup_new. */
+	int (*waking)(void *ctx, uint32_t cpu, uint64_t ts, uint32_t t,
+		      const struct sched_waker *waker, int running, int new);
+	/* Thread @t migrated from CPU @from to CPU @to, inside the window. */
+	int (*migrate)(void *ctx, uint32_t t, uint32_t from, uint32_t to, uint64_t ts);
+	/*
+	 * An IRQ, softirq or work item on @cpu that started inside the window:
+	 * [start, end) with @self ns of its own (nested hardirqs excluded).
+	 */
+	int (*irq)(void *ctx, uint32_t cpu, enum sched_irq_kind kind, uint64_t id,
+		   uint64_t start, uint64_t end, uint64_t self);
+	/* Time [from, to) of @cpu that is unknown, for the reason @gap. */
+	void (*gap)(void *ctx, uint32_t cpu, enum sched_gap gap, uint64_t from, uint64_t to);
+	/* Any event, after the model took it (IPIs, samples, counts). */
+	int (*event)(void *ctx, const struct event *ev);
+};
+
+struct sched_client {
+	const struct sched_ops *ops;
+	void *ctx;
+};
+
+#define SCHED_MAX_CLIENTS 16
+
+struct sched_cpu;
+
+struct sched {
+	uint64_t from, to;		/* the report window */
+	uint64_t session_start;
+	const uint8_t *cpu_selected;	/* -C: NULL for all */
+	unsigned int nr_cpu_selected;
+	struct sched_client clients[SCHED_MAX_CLIENTS];
+	unsigned int nr_clients;
+	struct sched_cpu *cpus;
+	uint32_t nr_cpus;
+	struct sched_thread *threads;
+	uint32_t nr_threads, cap_threads;
+	struct sched_process *procs;
+	uint32_t nr_procs, cap_procs;
+	uint32_t *by_pid;		/* pid -> thread index + 1 */
+	uint32_t by_pid_len;
+	struct u64_map big_pids;	/* pids too large for by_pid */
+	struct u64_map proc_by_tgid;	/* tgid -> process index + 1 */
+	unsigned int unknown_cpus;	/* CPUs in a gap right now */
+	uint64_t end;			/* the last event's time */
+	uint64_t inconsistent;		/* records that contradict the model */
+	uint64_t latency_excluded[2];	/* clocks a gap overlapped */
+	int error;			/* the first failure of a client or an allocation */
+};
+
+/*
+ * Set up for @nr_cpus CPUs (more are added as records name them), the
+ * window [@from, @to) and a session that started at @session_start.
+ * 0 or -ENOMEM.
+ */
+int sched_init(struct sched *s, uint32_t nr_cpus, uint64_t session_start,
+	       uint64_t from, uint64_t to);
+void sched_fini(struct sched *s);
+
+/* Add a client; 0 or -ENOSPC. */
+int sched_add_client(struct sched *s, const struct sched_ops *ops, void *ctx);
+
+/* Take one event, in global time order. 0 or a negative error. */
+int sched_event(struct sched *s, const struct event *ev);
+
+/* A gap announced by the merge (merge_set_gap_fn) before its events. */
+void sched_gap_ahead(void *sched, const struct event *ev);
+
+/* The end of the capture: close every interval at @end. */
+int sched_finish(struct sched *s, uint64_t end);
+
+static inline const struct sched_thread *sched_thread(const struct sched *s, uint32_t t)
+{
+	return &s->threads[t];
+}
+
+/* Clip [*from, *to) to the window; 0 if nothing is left. */
+static inline int sched_clip(const struct sched *s, uint64_t *from, uint64_t *to)
+{
+	if (*from < s->from)
+		*from = s->from;
+	if (*to > s->to)
+		*to = s->to;
+	return *from < *to;
+}
+
+static inline int sched_in_window(const struct sched *s, uint64_t ts)
+{
+	return ts >= s->from && ts < s->to;
+}
+
+/* The state a switch's prev_state (task-report bits) leaves a thread in. */
+enum sched_state sched_state_of(uint16_t prev_state);
+
+#endif
