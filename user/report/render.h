@@ -34,6 +34,10 @@ struct report_view {
 	unsigned int top;	/* rows per table */
 };
 
+/* The JSON document as a json-c tree (the caller puts it); NULL on ENOMEM. */
+struct json_object;
+struct json_object *render_json_object(const struct report *r, const struct report_view *v);
+
 /* Each returns 0 or a negative error (the output's write error). */
 int render_text(const struct report *r, const struct report_view *v, FILE *out);
 int render_json(const struct report *r, const struct report_view *v, FILE *out);
