@@ -5,9 +5,11 @@
  * irqs and softirqs, forks, CPU samples with kernel stacks), written as a
  * capture file or as a raw dump directory. Deterministic for a given seed.
  *
- * With -S, the fixed scenario of tests/lib/scenario.c instead (2 CPUs).
+ * With -S, the fixed scenario of tests/lib/scenario.c instead (2 CPUs); with
+ * -t FILE, the capture script FILE (tests/lib/script.h).
  *
- * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S) (-o FILE | -d DIR)
+ * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S | -t FILE)
+ *                    (-o FILE | -d DIR)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +22,7 @@
 #include "capture/capture-meta.h"
 #include "capture/capture-write.h"
 #include "scenario.h"
+#include "script.h"
 #include "stream-writer.h"
 
 #define NR_TASKS 64
@@ -113,12 +116,37 @@ static int flush_cpu(struct gen_cpu *c, unsigned int cpu, struct capture_writer 
 	return ret;
 }
 
+/* A script's topology, if it has one. */
+static int write_topology(struct capture_writer *cw, const struct script *s)
+{
+	struct topology_cpu t[SCRIPT_MAX_CPUS];
+	unsigned int i;
+
+	for (i = 0; i < s->nr_topo; i++)
+		t[i] = (struct topology_cpu){ s->topo[i].cpu, s->topo[i].package,
+					      s->topo[i].core, s->topo[i].llc,
+					      s->topo[i].node, 1 };
+	return s->nr_topo ? capture_meta_write_topology(cw, t, s->nr_topo) : 0;
+}
+
 static int write_raw_side_files(const char *dir, const struct meta *m,
-				const struct gen_cpu *cpus, unsigned int n, const char *symbols)
+				const struct gen_cpu *cpus, unsigned int n, const char *symbols,
+				const struct script *s)
 {
 	char path[4096], ev[64];
 	unsigned int i;
 	FILE *f;
+
+	if (s->nr_topo) {
+		snprintf(path, sizeof(path), "%s/topology", dir);
+		f = fopen(path, "w");
+		if (!f)
+			return -errno;
+		for (i = 0; i < s->nr_topo; i++)
+			fprintf(f, "%d %d %d %d %d\n", s->topo[i].cpu, s->topo[i].package,
+				s->topo[i].core, s->topo[i].llc, s->topo[i].node);
+		fclose(f);
+	}
 
 	snprintf(path, sizeof(path), "%s/meta", dir);
 	f = fopen(path, "w");
@@ -167,13 +195,15 @@ int main(int argc, char **argv)
 		.version = "gen", .samples = "cpu-clock@999hz",
 	};
 	struct capture_meta_info info = { .meta = &m, .recorder = "gen-capture" };
-	const char *symbols = kallsyms;
+	const char *symbols = kallsyms, *script_path = NULL;
+	static struct script script;
 	int opt, ret = 0, scenario = 0;
 
 	rng_state = 88172645463325252ull;
-	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:S")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:")) != -1) {
 		switch (opt) {
 		case 'S': scenario = 1; break;
+		case 't': script_path = optarg; break;
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 'c': ncpus = strtoul(optarg, NULL, 10); break;
 		case 's': rng_state = strtoull(optarg, NULL, 10) | 1; break;
@@ -188,6 +218,19 @@ int main(int argc, char **argv)
 		ncpus = SCENARIO_CPUS;
 		symbols = scenario_kallsyms;
 		snprintf(m.counters, sizeof(m.counters), "%s", SCENARIO_COUNTERS);
+	} else if (script_path) {
+		FILE *f = fopen(script_path, "r");
+
+		if (!f || script_read(&script, f, m.clock_boot)) {
+			fprintf(stderr, "gen-capture: %s: %s\n", script_path,
+				f ? script.error : strerror(errno));
+			return 1;
+		}
+		fclose(f);
+		n = 0;
+		scenario = 2;
+		ncpus = script.nr_cpus;
+		info.stop_ns = script.stop;
 	} else if (!n) {
 		goto usage;
 	}
@@ -200,7 +243,8 @@ int main(int argc, char **argv)
 	if (out) {
 		cw = capture_writer_open(out);
 		if (!cw || capture_meta_write(cw, &info) ||
-		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1)) {
+		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1) ||
+		    write_topology(cw, &script)) {
 			perror(out);
 			return 1;
 		}
@@ -223,7 +267,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (scenario) {
+	if (scenario == 1) {
 		struct stream_writer w[SCENARIO_CPUS];
 
 		for (c = 0; c < ncpus; c++)
@@ -231,6 +275,11 @@ int main(int argc, char **argv)
 		scenario_write(w, m.clock_boot);
 		for (c = 0; c < ncpus; c++)
 			cpus[c].w = w[c];
+	} else if (scenario == 2) {
+		for (c = 0; c < ncpus; c++) {
+			sw_free(&cpus[c].w);
+			cpus[c].w = script.cpu[c];
+		}
 	}
 	/* The start snapshot: processes of 4 threads, spread over the CPUs. */
 	for (i = 0; i < NR_TASKS && !scenario; i++) {
@@ -259,7 +308,7 @@ int main(int argc, char **argv)
 	if (!ret && cw)
 		ret = capture_writer_close(cw);
 	if (!ret && dir)
-		ret = write_raw_side_files(dir, &m, cpus, ncpus, symbols);
+		ret = write_raw_side_files(dir, &m, cpus, ncpus, symbols, &script);
 	if (ret) {
 		fprintf(stderr, "gen-capture: %s\n", strerror(-ret));
 		return 1;
@@ -269,6 +318,6 @@ int main(int argc, char **argv)
 	free(cpus);
 	return 0;
 usage:
-	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S) (-o FILE | -d DIR)\n");
+	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) (-o FILE | -d DIR)\n");
 	return 2;
 }

@@ -524,7 +524,8 @@ int findings_run(struct findings *f, const struct report *r)
 	    (ret = rule_migrations(f, r)) || (ret = rule_preempted(f, r)) ||
 	    (ret = outliers_run(f, r)))
 		return ret;
-	qsort(f->v, f->n, sizeof(*f->v), by_severity);
+	if (f->n)
+		qsort(f->v, f->n, sizeof(*f->v), by_severity);
 	return 0;
 }
 

@@ -64,6 +64,8 @@ void pairs_sort(struct pairs *p)
 {
 	uint32_t i;
 
+	if (!p->n)
+		return;
 	qsort(p->v, p->n, sizeof(*p->v), by_count);
 	for (i = 0; i < p->n; i++)
 		u64_map_put(&p->index, (uint64_t)p->v[i].a << 32 | p->v[i].b,

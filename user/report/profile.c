@@ -330,6 +330,30 @@ unsigned int profile_rows(const struct profile *p, int64_t tgid,
 	return n;
 }
 
+int profile_walk(const struct profile *p, profile_stack_fn fn, void *ctx)
+{
+	const char *names[2 * KTP_MAX_FRAMES];
+	size_t i = 0;
+	uint64_t k;
+	void *v;
+	int ret;
+
+	while (u64_map_next(&p->stacks, &i, &k, &v)) {
+		const struct stack *s;
+
+		for (s = v; s; s = s->next) {
+			uint32_t f;
+
+			for (f = 0; f < s->n && f < 2 * KTP_MAX_FRAMES; f++)
+				names[f] = str_intern_get(&p->names, s->ids[f]);
+			ret = fn(ctx, s->tgid, names, f, s->count);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int by_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -46,6 +46,14 @@ unsigned int profile_processes(const struct profile *p, uint32_t **pids,
 unsigned int profile_rows(const struct profile *p, int64_t tgid,
 			  struct profile_row **rows);
 
+/*
+ * Each distinct stack once, in no order: its process, its frames root
+ * first, its sample count. @fn returns 0, or an error to stop the walk.
+ */
+typedef int (*profile_stack_fn)(void *ctx, uint32_t tgid, const char *const *frames,
+				uint32_t n, uint64_t count);
+int profile_walk(const struct profile *p, profile_stack_fn fn, void *ctx);
+
 /* Folded stacks, "comm;root;...;leaf N" per line, sorted. */
 void profile_write_folded(const struct profile *p, FILE *out);
 

@@ -486,8 +486,8 @@ static json_object *findings(struct jctx *j)
 
 		put(j, o, "rule", str(findings_rules[x->rule].name));
 		put(j, o, "subject", subject(j, x->subject, x->id));
-		put(j, o, "value", num(x->value, 3));
-		put(j, o, "threshold", num(x->threshold, 3));
+		put(j, o, "value", num(x->value, 6));
+		put(j, o, "threshold", num(x->threshold, 6));
 		put(j, o, "unit", str(findings_rules[x->rule].unit));
 		put(j, o, "text", str(x->text));
 		push(j, a, o);
@@ -509,9 +509,9 @@ static json_object *outliers(struct jctx *j)
 		put(j, e, "metric", str(x->metric));
 		put(j, e, "unit", str(x->unit));
 		put(j, e, "subject", subject(j, x->subject, x->id));
-		put(j, e, "value", num(x->value, 3));
-		put(j, e, "limit", num(x->limit, 3));
-		put(j, e, "score", num(x->score, 3));
+		put(j, e, "value", num(x->value, 6));
+		put(j, e, "limit", num(x->limit, 6));
+		put(j, e, "score", num(x->score, 6));
 		push(j, a, e);
 	}
 	put(j, o, "items", a);

@@ -240,17 +240,18 @@ static void print_runtime(FILE *out, const struct report *r, const struct report
 static void print_dist(FILE *out, const char *label, const struct hist *h)
 {
 	static const double ps[] = { 50, 90, 99, 99.9 };
-	char b[6][16];
+	char b[7][16];
 	unsigned int i;
 
 	if (!h->count)
 		return;
 	for (i = 0; i < 4; i++)
 		render_ns(hist_percentile(h, ps[i]), b[i], sizeof(b[i]));
+	render_ns(h->min, b[4], sizeof(b[4]));
+	render_ns((uint64_t)hist_mean(h), b[5], sizeof(b[5]));
+	render_ns(h->max, b[6], sizeof(b[6]));
 	fprintf(out, "  %-22.22s %7" PRIu64 " %8s %8s %8s %8s %8s %8s %8s\n", label, h->count,
-		render_ns(h->min, b[4], sizeof(b[4])),
-		render_ns((uint64_t)hist_mean(h), b[5], sizeof(b[5])), b[0], b[1], b[2], b[3],
-		render_ns(h->max, b[4], sizeof(b[4])));
+		b[4], b[5], b[0], b[1], b[2], b[3], b[6]);
 }
 
 static void dist_header(FILE *out, const char *title)
@@ -322,23 +323,22 @@ static void print_states(FILE *out, const struct report *r, const struct report_
 
 	if (!t)
 		return;
-	heading(out, "task states (% of the window; unknown: not yet born, gone or not observed)");
-	fprintf(out, "  %8s %-16s %7s %8s %8s %8s %6s %6s %7s\n", "pid", "comm", "running",
-		"runnable", "sleep-S", "block-D", "other", "dead", "unknown");
+	heading(out, "task states (% of the window; unknown: not born yet, exited, or not observed)");
+	fprintf(out, "  %8s %-16s %7s %8s %8s %8s %6s %7s\n", "pid", "comm", "running",
+		"runnable", "sleep-S", "block-D", "other", "unknown");
 	for (i = 0; i < n && i < rows(v); i++) {
 		const struct states_result *st = &r->states.threads[t[i]];
 		uint64_t known = 0;
 
-		for (k = SCHED_RUNNING; k < SCHED_NR_STATES; k++)
+		for (k = SCHED_RUNNING; k < SCHED_DEAD; k++)
 			known += st->ns[k];
-		fprintf(out, "  %8u %-16s %6.1f%% %7.1f%% %7.1f%% %7.1f%% %5.1f%% %5.1f%% %6.1f%%\n",
+		fprintf(out, "  %8u %-16s %6.1f%% %7.1f%% %7.1f%% %7.1f%% %5.1f%% %6.1f%%\n",
 			r->sched.threads[t[i]].pid, report_thread_name(r, t[i]),
 			pct(st->ns[SCHED_RUNNING], r->window_ns),
 			pct(st->ns[SCHED_RUNNABLE], r->window_ns),
 			pct(st->ns[SCHED_SLEEPING], r->window_ns),
 			pct(st->ns[SCHED_BLOCKED], r->window_ns),
 			pct(st->ns[SCHED_OTHER], r->window_ns),
-			pct(st->ns[SCHED_DEAD], r->window_ns),
 			pct(known < r->window_ns ? r->window_ns - known : 0, r->window_ns));
 	}
 	free(t);

@@ -96,6 +96,7 @@ static int setup(struct report *r, struct input *in, struct error *err)
 		return error_set(err, ret, NULL);
 	s->cpu_selected = r->cpu_selected;
 	s->nr_cpu_selected = r->nr_cpu_selected;
+	s->match_comm = r->cfg.comm;
 	task_table_init(&r->tasks);
 	if ((ret = analyze_cpu_init(&r->cpu, s)) ||
 	    (ret = analyze_runtime_init(&r->runtime, s)) ||
@@ -196,10 +197,7 @@ static int scan(struct report *r, struct input *in, struct error *err)
 
 static int comm_matches(const struct report *r, uint32_t t)
 {
-	const struct sched_thread *th = &r->sched.threads[t];
-	const struct sched_process *p = &r->sched.procs[th->process];
-
-	return !strncmp(p->comm, r->cfg.comm, KTP_COMM_LEN);
+	return r->sched.procs[r->sched.threads[t].process].comm_matched;
 }
 
 static void select_threads(struct report *r)

@@ -177,6 +177,16 @@ static uint32_t process_for(struct sched *s, uint32_t tgid, int new_generation)
 	return s->nr_procs++;
 }
 
+/* The leader of process @pi is named @comm now. */
+static void name_process(struct sched *s, uint32_t pi, const char *comm)
+{
+	struct sched_process *p = &s->procs[pi];
+
+	memcpy(p->comm, comm, KTP_COMM_LEN);
+	if (s->match_comm && !strncmp(comm, s->match_comm, KTP_COMM_LEN))
+		p->comm_matched = 1;
+}
+
 /* Put thread @t in the process of @tgid; its leader starts a new one. */
 static int join_process(struct sched *s, uint32_t t, uint32_t tgid, int born)
 {
@@ -192,7 +202,7 @@ static int join_process(struct sched *s, uint32_t t, uint32_t tgid, int born)
 	p = &s->procs[pi];
 	if (th->pid == tgid) {
 		p->leader = t;
-		memcpy(p->comm, th->comm, KTP_COMM_LEN);
+		name_process(s, pi, th->comm);
 	} else if (!p->comm[0]) {
 		memcpy(p->comm, th->comm, KTP_COMM_LEN);
 	}
@@ -222,11 +232,11 @@ static uint32_t new_thread(struct sched *s, uint32_t pid, uint64_t ts)
 	th->cpu = -1;
 	th->state = SCHED_UNKNOWN;
 	th->state_since = ts;
+	/* Its process is known from its TASK or FORK record, else at the end. */
+	th->process = SCHED_NONE;
 	if (bind_pid(s, pid, t))
 		return SCHED_NONE;
 	s->nr_threads++;
-	if (join_process(s, t, pid, 0))
-		return SCHED_NONE;
 	EACH_CLIENT(s, c)
 		if (c->ops->thread_new && c->ops->thread_new(c->ctx, t))
 			return SCHED_NONE;
@@ -486,6 +496,12 @@ static void on_switch(struct sched *s, const struct event *ev)
 	if (prev != SCHED_IDLE) {
 		struct sched_thread *th = &s->threads[prev];
 
+		/* It ran unseen (its switch-in was lost): its clocks stopped then. */
+		if (th->wake_pending)
+			latency_done(s, SCHED_WAKEUP, prev, ev->cpu, th->wake_ts, ev->ts, 0);
+		if (th->rq_pending)
+			latency_done(s, SCHED_RUNQUEUE, prev, ev->cpu, th->rq_ts, ev->ts, 0);
+		th->wake_pending = th->rq_pending = 0;
 		if (th->cpu == (int32_t)ev->cpu)
 			th->cpu = -1;
 		if (th->cpu < 0)
@@ -577,7 +593,7 @@ static void on_task(struct sched *s, const struct event *ev)
 		th->tgid_known = 1;
 		fail(s, join_process(s, t, r.tgid, !!(r.flags & KTP_TASK_FORK)));
 	} else if (th->pid == th->tgid) {
-		memcpy(s->procs[th->process].comm, th->comm, KTP_COMM_LEN);
+		name_process(s, th->process, th->comm);
 	}
 	if (r.flags & KTP_TASK_FORK)
 		th->fresh = 1;
@@ -787,9 +803,13 @@ int sched_finish(struct sched *s, uint64_t end)
 		c->mode = CPU_STOPPED;
 		c->since = end;
 	}
-	for (t = 0; t < s->nr_threads; t++)
+	for (t = 0; t < s->nr_threads; t++) {
 		if (s->threads[t].state != SCHED_DEAD)
 			set_state(s, t, SCHED_UNKNOWN, end);
+		/* Never described: a process of its own (or its pid's). */
+		if (s->threads[t].process == SCHED_NONE)
+			fail(s, join_process(s, t, s->threads[t].pid, 0));
+	}
 	return s->error;
 }
 

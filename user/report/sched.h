@@ -60,7 +60,8 @@ enum sched_irq_kind { SCHED_HARDIRQ, SCHED_SOFTIRQ, SCHED_WORK };
 /* A thread: one pid from its birth (or first sight) to its death. */
 struct sched_thread {
 	uint32_t pid, tgid;
-	uint32_t process;	/* index of its process */
+	uint32_t process;	/* index of its process (SCHED_NONE until known;
+				 * every thread has one after sched_finish()) */
 	char comm[KTP_COMM_LEN];
 	uint8_t kthread;
 	uint8_t tgid_known;	/* a TASK or FORK record gave the tgid */
@@ -81,6 +82,7 @@ struct sched_process {
 	uint32_t tgid;
 	uint32_t leader;	/* thread index, or SCHED_NONE */
 	char comm[KTP_COMM_LEN];	/* the leader's, or the first thread's */
+	uint8_t comm_matched;	/* the leader was named sched.match_comm once */
 };
 
 /*
@@ -139,6 +141,7 @@ struct sched {
 	uint64_t from, to;		/* the report window */
 	uint64_t session_start;
 	const uint8_t *cpu_selected;	/* -C: NULL for all */
+	const char *match_comm;		/* note processes whose leader had this name */
 	unsigned int nr_cpu_selected;
 	struct sched_client clients[SCHED_MAX_CLIENTS];
 	unsigned int nr_clients;

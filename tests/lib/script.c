@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script.h"
+
+#define MAX_WORDS 16
+
+struct line {
+	unsigned int no;
+	char *word[MAX_WORDS];
+	unsigned int n;
+};
+
+static int bad(struct script *s, const struct line *l, const char *fmt, ...)
+{
+	int off = snprintf(s->error, sizeof(s->error), "line %u: ", l->no);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->error + off, sizeof(s->error) - off, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The value of KEY=VALUE among the line's words, or NULL. */
+static const char *value(const struct line *l, unsigned int first, const char *key)
+{
+	size_t n = strlen(key);
+	unsigned int i;
+
+	for (i = first; i < l->n; i++)
+		if (!strncmp(l->word[i], key, n) && l->word[i][n] == '=')
+			return l->word[i] + n + 1;
+	return NULL;
+}
+
+static int flag(const struct line *l, unsigned int first, const char *name)
+{
+	unsigned int i;
+
+	for (i = first; i < l->n; i++)
+		if (!strcmp(l->word[i], name))
+			return 1;
+	return 0;
+}
+
+/* A number (decimal or 0x hex) for KEY, or @def when absent. */
+static int num(struct script *s, const struct line *l, const char *key, uint64_t def,
+	       int required, uint64_t *out)
+{
+	const char *v = value(l, 3, key);
+	char *end;
+
+	if (!v) {
+		if (required)
+			return bad(s, l, "%s needs %s=", l->word[2], key);
+		*out = def;
+		return 0;
+	}
+	*out = strtoull(v, &end, 0);
+	if (end == v || *end)
+		return bad(s, l, "%s=%s is not a number", key, v);
+	return 0;
+}
+
+static uint16_t state_bits(const char *v)
+{
+	static const struct { const char *name; uint16_t bits; } states[] = {
+		{ "R", KTP_STATE_RUNNING }, { "R+", KTP_STATE_PREEMPTED },
+		{ "S", KTP_STATE_INTERRUPTIBLE }, { "D", KTP_STATE_UNINTERRUPTIBLE },
+		{ "T", KTP_STATE_STOPPED }, { "t", KTP_STATE_TRACED },
+		{ "X", KTP_STATE_EXIT_DEAD }, { "Z", KTP_STATE_EXIT_ZOMBIE },
+		{ "P", KTP_STATE_PARKED }, { "I", KTP_STATE_IDLE },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (!strcmp(v, states[i].name))
+			return states[i].bits;
+	return (uint16_t)strtoul(v, NULL, 0);
+}
+
+static void put_string(struct stream_writer *w, uint64_t ts, uint8_t type, uint8_t flags,
+		       const void *fixed, size_t fixed_len, const char *str)
+{
+	uint8_t buf[2048] = { 0 };
+	size_t len = strlen(str);
+
+	if (len > sizeof(buf) - fixed_len - 4)
+		len = sizeof(buf) - fixed_len - 4;
+	memcpy(buf, fixed, fixed_len);
+	memcpy(buf + fixed_len, str, len);
+	sw_record(w, buf, type, flags, (fixed_len + len + 1 + 3) & ~(size_t)3, ts);
+}
+
+static int put_mark(struct script *s, const struct line *l, struct stream_writer *w,
+		    uint64_t ts, uint16_t reason)
+{
+	uint64_t pid;
+
+	if (num(s, l, "pid", 0, 0, &pid))
+		return -1;
+	sw_cpu_mark(w, ts, reason, pid);
+	return 0;
+}
+
+static int put_task(struct script *s, const struct line *l, struct stream_writer *w,
+		    uint64_t ts)
+{
+	struct ktp_task t = { 0 };
+	const char *comm = value(l, 3, "comm"), *state = value(l, 3, "state");
+	uint64_t pid, tgid, ppid, prio;
+
+	if (num(s, l, "pid", 0, 1, &pid) || num(s, l, "tgid", pid, 0, &tgid) ||
+	    num(s, l, "ppid", 0, 0, &ppid) || num(s, l, "prio", 120, 0, &prio))
+		return -1;
+	t.pid = pid;
+	t.tgid = tgid;
+	t.ppid = ppid;
+	t.prio = prio;
+	t.state = state ? state_bits(state) : 0;
+	t.flags = (flag(l, 3, "snapshot") ? KTP_TASK_SNAPSHOT : 0) |
+		  (flag(l, 3, "kthread") ? KTP_TASK_KTHREAD : 0) |
+		  (flag(l, 3, "fork") ? KTP_TASK_FORK : 0) |
+		  (flag(l, 3, "exec") ? KTP_TASK_EXEC : 0) |
+		  (flag(l, 3, "rename") ? KTP_TASK_RENAME : 0);
+	if (comm)
+		strncpy(t.comm, comm, KTP_COMM_LEN - 1);
+	sw_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
+	return 0;
+}
+
+static int put_switch(struct script *s, const struct line *l, struct stream_writer *w,
+		      uint64_t ts)
+{
+	const char *state = value(l, 3, "state");
+	struct ktp_switch r = { 0 };
+	uint64_t prev, next, pp, np;
+
+	if (num(s, l, "prev", 0, 1, &prev) || num(s, l, "next", 0, 1, &next) ||
+	    num(s, l, "prev_prio", 120, 0, &pp) || num(s, l, "next_prio", 120, 0, &np))
+		return -1;
+	r.prev_pid = prev;
+	r.next_pid = next;
+	r.prev_state = state ? state_bits(state) : KTP_STATE_RUNNING;
+	r.prev_prio = pp;
+	r.next_prio = np;
+	sw_record(w, &r, KTP_REC_SWITCH, 0, sizeof(r), ts);
+	return 0;
+}
+
+static int put_waking(struct script *s, const struct line *l, struct stream_writer *w,
+		      uint64_t ts)
+{
+	struct ktp_waking r = { 0 };
+	uint64_t pid, target, prio;
+
+	if (num(s, l, "pid", 0, 1, &pid) || num(s, l, "target", w->cpu, 0, &target) ||
+	    num(s, l, "prio", 120, 0, &prio))
+		return -1;
+	r.pid = pid;
+	r.target_cpu = target;
+	r.prio = prio;
+	sw_record(w, &r, KTP_REC_WAKING, flag(l, 3, "new") ? KTP_WAKING_NEW : 0, sizeof(r), ts);
+	return 0;
+}
+
+static int put_ipi(struct script *s, const struct line *l, struct stream_writer *w,
+		   uint64_t ts)
+{
+	uint8_t buf[sizeof(struct ktp_ipi) + 8 * 4] = { 0 };
+	const char *cpus = value(l, 3, "cpus");
+	struct ktp_ipi r = { 0 };
+	uint64_t words[4] = { 0 }, cpu, cb;
+	unsigned int nw = 0;
+	char *end;
+
+	if (num(s, l, "callback", 0, 0, &cb))
+		return -1;
+	r.callback = cb;
+	if (!cpus) {
+		if (num(s, l, "cpu", 0, 1, &cpu))
+			return -1;
+		r.cpu = cpu;
+		sw_record(w, &r, KTP_REC_IPI_SEND, 0, sizeof(r), ts);
+		return 0;
+	}
+	while (*cpus) {
+		cpu = strtoul(cpus, &end, 10);
+		if (end == cpus || cpu >= 256)
+			return bad(s, l, "cpus= wants a list of CPUs below 256");
+		words[cpu / 64] |= 1ull << (cpu % 64);
+		if (cpu / 64 + 1 > nw)
+			nw = cpu / 64 + 1;
+		cpus = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			return bad(s, l, "cpus= wants a comma-separated list");
+	}
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), words, 8 * nw);
+	sw_record(w, buf, KTP_REC_IPI_SEND, nw, sizeof(r) + 8 * nw, ts);
+	return 0;
+}
+
+/* "0x401000,0x401100" into @ips; the count or -1. */
+static int addresses(struct script *s, const struct line *l, const char *key,
+		     uint64_t *ips, unsigned int max)
+{
+	const char *v = value(l, 3, key);
+	unsigned int n = 0;
+	char *end;
+
+	while (v && *v) {
+		if (n == max)
+			return bad(s, l, "%s= has more than %u addresses", key, max);
+		ips[n++] = strtoull(v, &end, 0);
+		if (end == v || (*end && *end != ','))
+			return bad(s, l, "%s= wants addresses separated by commas", key);
+		v = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+static int put_sample(struct script *s, const struct line *l, struct stream_writer *w,
+		      uint64_t ts)
+{
+	uint8_t buf[sizeof(struct ktp_sample) + 8 * 64] = { 0 };
+	struct ktp_sample r = { .ts = ts };
+	uint64_t pid, tid, source, ips[64];
+	int nk, nu;
+
+	if (num(s, l, "pid", 0, 1, &pid) || num(s, l, "tid", pid, 0, &tid) ||
+	    num(s, l, "source", 0, 0, &source))
+		return -1;
+	nk = addresses(s, l, "k", ips, 32);
+	nu = nk < 0 ? -1 : addresses(s, l, "u", ips + nk, 32);
+	if (nk < 0 || nu < 0)
+		return -1;
+	r.pid = pid;
+	r.tid = tid;
+	r.source = source;
+	r.nr_kernel = nk;
+	r.nr_user = nu;
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), ips, 8 * (nk + nu));
+	sw_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
+		  sizeof(r) + 8 * (nk + nu), ts);
+	return 0;
+}
+
+/* A loss: the records of [last record, @ts) are dropped; a sub-buffer starts at @ts. */
+static int put_lost(struct script *s, const struct line *l, struct stream_writer *w,
+		    uint64_t ts)
+{
+	uint64_t n, skip;
+
+	if (num(s, l, "n", 0, 1, &n) || num(s, l, "skip", 0, 0, &skip))
+		return -1;
+	sw_drop(w, n);
+	sw_skip_subbufs(w, skip);
+	w->ts = ts;
+	sw_subbuf(w);
+	return 0;
+}
+
+/* The records with a fixed layout of u32/u64 fields, one table. */
+static int put_simple(struct script *s, const struct line *l, struct stream_writer *w,
+		      uint64_t ts, const char *rec)
+{
+	uint64_t a = 0, b = 0, c = 0;
+
+	if (!strcmp(rec, "migrate")) {
+		struct ktp_migrate r = { 0 };
+
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "from", w->cpu, 0, &b) ||
+		    num(s, l, "to", 0, 1, &c))
+			return -1;
+		r = (struct ktp_migrate){ .pid = a, .orig_cpu = b, .dest_cpu = c };
+		sw_record(w, &r, KTP_REC_MIGRATE, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "fork")) {
+		struct ktp_fork r;
+
+		if (num(s, l, "parent", 0, 1, &a) || num(s, l, "child", 0, 1, &b) ||
+		    num(s, l, "tgid", b, 0, &c))
+			return -1;
+		r = (struct ktp_fork){ .parent_pid = a, .child_pid = b, .child_tgid = c };
+		sw_record(w, &r, KTP_REC_FORK, flag(l, 3, "thread") ? KTP_FORK_THREAD : 0,
+			  sizeof(r), ts);
+	} else if (!strcmp(rec, "exit")) {
+		struct ktp_exit r;
+
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "tgid", a, 0, &b) ||
+		    num(s, l, "code", 0, 0, &c))
+			return -1;
+		r = (struct ktp_exit){ .pid = a, .tgid = b, .exit_code = (int32_t)c };
+		sw_record(w, &r, KTP_REC_EXIT, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "free")) {
+		struct ktp_free r;
+
+		if (num(s, l, "pid", 0, 1, &a))
+			return -1;
+		r = (struct ktp_free){ .pid = a };
+		sw_record(w, &r, KTP_REC_FREE, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "irq_entry") || !strcmp(rec, "irq_exit")) {
+		struct ktp_irq r;
+		int exit;
+
+		if (num(s, l, "irq", 0, 1, &a) || num(s, l, "ret", 1, 0, &b))
+			return -1;
+		exit = !strcmp(rec, "irq_exit");
+
+		r = (struct ktp_irq){ .irq = a, .ret = exit ? (int32_t)b : 0 };
+		sw_record(w, &r, exit ? KTP_REC_IRQ_EXIT : KTP_REC_IRQ_ENTRY, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "softirq_entry") || !strcmp(rec, "softirq_exit")) {
+		struct ktp_softirq r;
+
+		if (num(s, l, "vec", 0, 1, &a))
+			return -1;
+		r = (struct ktp_softirq){ .vec = a };
+		sw_record(w, &r, strcmp(rec, "softirq_exit") ? KTP_REC_SOFTIRQ_ENTRY :
+			  KTP_REC_SOFTIRQ_EXIT, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "wq_start") || !strcmp(rec, "wq_end")) {
+		struct ktp_wq r;
+
+		if (num(s, l, "fn", 0, 1, &a) || num(s, l, "work", 0, 0, &b))
+			return -1;
+		r = (struct ktp_wq){ .function = a, .work = b };
+		sw_record(w, &r, rec[3] == 's' ? KTP_REC_WQ_START : KTP_REC_WQ_END, 0,
+			  sizeof(r), ts);
+	} else {
+		return bad(s, l, "unknown record '%s'", rec);
+	}
+	return 0;
+}
+
+static int put_record(struct script *s, const struct line *l, uint64_t ts, unsigned int cpu)
+{
+	struct stream_writer *w = &s->cpu[cpu];
+	const char *rec = l->word[2];
+	uint64_t a;
+
+	if (ts < w->ts)
+		return bad(s, l, "time goes back on CPU %u", cpu);
+	if (!strcmp(rec, "start"))
+		return put_mark(s, l, w, ts, KTP_CPU_START);
+	if (!strcmp(rec, "stop"))
+		return put_mark(s, l, w, ts, KTP_CPU_STOP);
+	if (!strcmp(rec, "online"))
+		return put_mark(s, l, w, ts, KTP_CPU_ONLINE);
+	if (!strcmp(rec, "offline"))
+		return put_mark(s, l, w, ts, KTP_CPU_OFFLINE);
+	if (!strcmp(rec, "task"))
+		return put_task(s, l, w, ts);
+	if (!strcmp(rec, "switch"))
+		return put_switch(s, l, w, ts);
+	if (!strcmp(rec, "waking"))
+		return put_waking(s, l, w, ts);
+	if (!strcmp(rec, "ipi"))
+		return put_ipi(s, l, w, ts);
+	if (!strcmp(rec, "sample"))
+		return put_sample(s, l, w, ts);
+	if (!strcmp(rec, "lost"))
+		return put_lost(s, l, w, ts);
+	if (!strcmp(rec, "exec")) {
+		struct ktp_exec r = { 0 };
+		const char *file = value(l, 3, "file");
+
+		if (num(s, l, "pid", 0, 1, &a))
+			return -1;
+		r.pid = r.old_pid = a;
+		put_string(w, ts, KTP_REC_EXEC, 0, &r, sizeof(r), file ? file : "");
+		return 0;
+	}
+	if (!strcmp(rec, "irq_name")) {
+		struct ktp_irq_name r = { 0 };
+		const char *name = value(l, 3, "name");
+
+		if (num(s, l, "irq", 0, 1, &a))
+			return -1;
+		r.irq = a;
+		put_string(w, ts, KTP_REC_IRQ_NAME, 0, &r, sizeof(r), name ? name : "");
+		return 0;
+	}
+	return put_simple(s, l, w, ts, rec);
+}
+
+static int header_line(struct script *s, const struct line *l)
+{
+	char *end;
+
+	if (!strcmp(l->word[0], "cpus")) {
+		unsigned long n = l->n == 2 ? strtoul(l->word[1], &end, 10) : 0;
+		unsigned int i;
+
+		if (s->nr_cpus || !n || n > SCRIPT_MAX_CPUS)
+			return bad(s, l, "cpus N, once, N from 1 to %d", SCRIPT_MAX_CPUS);
+		s->nr_cpus = n;
+		for (i = 0; i < n; i++)
+			sw_init(&s->cpu[i], i, 262144, s->start);
+		return 0;
+	}
+	if (!strcmp(l->word[0], "stop")) {
+		if (l->n != 2)
+			return bad(s, l, "stop T");
+		s->stop = s->start + strtoull(l->word[1], NULL, 0);
+		return 0;
+	}
+	if (!strcmp(l->word[0], "topology")) {
+		struct script_topo *t = &s->topo[s->nr_topo];
+
+		if (l->n != 6 || s->nr_topo == SCRIPT_MAX_CPUS)
+			return bad(s, l, "topology CPU PACKAGE CORE LLC NODE");
+		t->cpu = atoi(l->word[1]);
+		t->package = atoi(l->word[2]);
+		t->core = atoi(l->word[3]);
+		t->llc = atoi(l->word[4]);
+		t->node = atoi(l->word[5]);
+		s->nr_topo++;
+		return 0;
+	}
+	return 1;
+}
+
+static int take_line(struct script *s, struct line *l)
+{
+	unsigned long cpu;
+	uint64_t ts;
+	char *end;
+	int ret = header_line(s, l);
+
+	if (ret <= 0)
+		return ret;
+	if (!s->nr_cpus)
+		return bad(s, l, "'cpus N' must come first");
+	if (l->n < 3)
+		return bad(s, l, "want: TIME CPU RECORD [KEY=VALUE...]");
+	ts = strtoull(l->word[0], &end, 0);
+	if (*end)
+		return bad(s, l, "'%s' is not a time", l->word[0]);
+	cpu = strtoul(l->word[1], &end, 10);
+	if (*end || cpu >= s->nr_cpus)
+		return bad(s, l, "'%s' is not a CPU of the script", l->word[1]);
+	return put_record(s, l, s->start + ts, cpu);
+}
+
+int script_read(struct script *s, FILE *in, uint64_t start)
+{
+	char buf[4096];
+	struct line l = { 0 };
+
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	while (fgets(buf, sizeof(buf), in)) {
+		char *save = NULL, *w, *hash = strchr(buf, '#');
+
+		l.no++;
+		if (hash)
+			*hash = '\0';
+		l.n = 0;
+		for (w = strtok_r(buf, " \t\r\n", &save); w && l.n < MAX_WORDS;
+		     w = strtok_r(NULL, " \t\r\n", &save))
+			l.word[l.n++] = w;
+		if (l.n && take_line(s, &l))
+			return -1;
+	}
+	if (!s->nr_cpus) {
+		snprintf(s->error, sizeof(s->error), "no 'cpus N' line");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Capture scripts: a scenario written as text, one record per line, for
+ * known-answer tests whose expected values are worked out by hand from the
+ * same text. gen-capture -t FILE turns a script into a capture.
+ *
+ *   # comment
+ *   cpus N                         CPUs (first, once)
+ *   stop T                         the session stopped at T (default: none)
+ *   topology CPU PKG CORE LLC NODE the recorded topology of one CPU
+ *   T CPU RECORD [KEY=VALUE|FLAG]...
+ *
+ * T is ns after the session's start; on each CPU, times never go back.
+ * RECORD and its keys (all optional but the ones a record cannot do without):
+ *   start|online|stop|offline pid=   per-CPU marks (pid running there)
+ *   task pid= tgid= ppid= comm= state=S prio=  [snapshot kthread fork exec rename]
+ *   switch prev= state=R|R+|S|D|I|T|X|Z next= prev_prio= next_prio=
+ *   waking pid= target= prio= [new]
+ *   migrate pid= from= to=
+ *   fork parent= child= tgid= [thread]
+ *   exec pid= file=
+ *   exit pid= tgid= code=
+ *   free pid=
+ *   irq_entry irq= | irq_exit irq= ret= | irq_name irq= name=
+ *   softirq_entry vec= | softirq_exit vec=
+ *   ipi cpu= callback=  |  ipi cpus=0,2,3 callback=
+ *   wq_start fn= work= | wq_end fn= work=
+ *   sample pid= tid= k=ADDR,ADDR u=ADDR source=
+ *   lost n=              N records lost before T: a new sub-buffer at T says so
+ *   skip n=              N sub-buffers overwritten before T (with lost n=)
+ */
+#ifndef KTPROF_SCRIPT_H
+#define KTPROF_SCRIPT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream-writer.h"
+
+#define SCRIPT_MAX_CPUS 256
+
+struct script_topo {
+	int cpu, package, core, llc, node;
+};
+
+struct script {
+	unsigned int nr_cpus;
+	struct stream_writer cpu[SCRIPT_MAX_CPUS];
+	uint64_t start;		/* CLOCK_BOOTTIME of time 0 */
+	uint64_t stop;		/* absolute; 0: not given */
+	struct script_topo topo[SCRIPT_MAX_CPUS];
+	unsigned int nr_topo;
+	char error[256];	/* why script_read() failed: "line 12: ..." */
+};
+
+/*
+ * Read a script and write its records into s->cpu[] (initialised here, at
+ * @start). 0, or -1 with s->error set. sw_free() each CPU afterwards.
+ */
+int script_read(struct script *s, FILE *in, uint64_t start);
+
+#endif
