@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The end-to-end demo (make demo): boot the Debian 6.12 test kernel in a VM,
 # record a built-in mixed workload with ktprof record (vm-capture.sh), then
-# show what the capture holds, convert it to a Perfetto trace and print its
-# CPU profile.
+# show what the capture holds, convert it to a Perfetto trace, and end with
+# the report's summary and its HTML page.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/demo
@@ -17,13 +17,17 @@ echo
 echo
 "$top/user/ktprof" convert -o "$out/trace.pftrace" "$out/capture.ktp"
 echo
-# Through a file: head closing the pipe early would fail the demo (pipefail).
-"$top/user/ktprof" report --profile --top 8 "$out/capture.ktp" >"$out/profile.txt"
-head -n 40 "$out/profile.txt"
-echo
+"$top/user/ktprof" report --profile --top 20 "$out/capture.ktp" >"$out/profile.txt"
+"$top/user/ktprof" report --json "$out/capture.ktp" >"$out/report.json"
+"$top/user/ktprof" report --html "$out/report.html" "$out/capture.ktp"
 echo "demo: Perfetto trace in $out/trace.pftrace"
 echo "      open it at https://ui.perfetto.dev (Open trace file), or query it"
 echo "      with trace_processor; nothing is uploaded, the UI runs locally"
-echo "demo: capture in $out/capture.ktp, whole profile in $out/profile.txt"
+echo "demo: capture in $out/capture.ktp, CPU profile in $out/profile.txt,"
+echo "      the report as JSON in $out/report.json"
 echo "      ktprof dump --symbolize $out/capture.ktp | less     every record"
-echo "      ktprof report --profile --folded $out/capture.ktp   folded stacks"
+echo "      ktprof report --latency $out/capture.ktp           one section"
+echo
+"$top/user/ktprof" report "$out/capture.ktp"
+echo
+echo "demo: the report with plots: $out/report.html (open it in a browser)"

@@ -136,7 +136,7 @@ int analyze_cpu_init(struct analyze_cpu *a, struct sched *s)
 	memset(a, 0, sizeof(*a));
 	a->s = s;
 	a->t0 = s->from;
-	a->bucket_ns = 1000000;	/* 1 ms to begin with */
+	a->bucket_ns = 1000;	/* 1 us to begin with: it doubles as needed */
 	if (!cpu_res(a, s->nr_cpus ? s->nr_cpus - 1 : 0))
 		return -ENOMEM;
 	return sched_add_client(s, &cpu_ops, a);
