@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: what ktprof costs and how fast it goes, measured here.
 #   host  ktprof convert on synthetic captures: records/s, peak RSS,
-#         bytes per record in the capture and in the trace
+#         bytes per record in the capture and in the trace; ktprof report
+#         (every section, JSON) on 0.9M and 10M records: records/s, RSS
 #   VM    (Debian 6.12, instruction-counted time, see
 #         ../shared/design/MEASURING.md) on 1 vCPU, the same scheduler
 #         tracepoints traced by ftrace, perf record and ktprof on a
@@ -42,6 +43,19 @@ for n in 1000000 10000000; do
 		-v t="$(stat -c %s "$syn/syn.pftrace")" 'BEGIN {
 		printf "%12d %10.2f %9.2fM %9.1f MB %11.1f %11.1f\n",
 			r, s, r / (s > 0 ? s : 0.01) / 1e6, m / 1024, c / r, t / r }'
+	rm -f "$syn"/*
+done
+echo
+echo "== ktprof report --json, every section (host, one core, synthetic captures of 4 CPUs)"
+printf '%12s %10s %9s %12s\n' records seconds rec/s "peak RSS"
+for n in 900000 10000000; do
+	"$top/build/tools/gen-capture" -n "$n" -c 4 -o "$syn/syn.ktp"
+	records=$(capture_records "$syn/syn.ktp")
+	/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" report --json "$syn/syn.ktp" \
+		>/dev/null 2>&1
+	read -r secs rss <"$out/time"
+	awk -v r="$records" -v s="$secs" -v m="$rss" 'BEGIN {
+		printf "%12d %10.2f %9.2fM %9.1f MB\n", r, s, r / (s > 0 ? s : 0.01) / 1e6, m / 1024 }'
 	rm -f "$syn"/*
 done
 [ "${1:-}" != --host-only ] || exit 0

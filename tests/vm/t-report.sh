@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ktprof report against perf sched on the same events: one run of the
+# standard workload under `ktprof record` and `perf sched record` at once;
+# per workload thread, switch-outs, runtime and the maximum wakeup latency
+# agree with `perf sched timehist` (tolerances and why: check_perf_sched.py).
+# The report of the real capture renders as text, JSON and HTML.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+command -v perf >/dev/null || fail "perf is not installed (scripts/setup.sh: linux-perf)"
+
+"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/cap.ktp" -- \
+	perf sched record -o "$out/perf.data" -- "$WORKLOADS/sched-mix" -r 2000 -t 300 \
+	>"$out/pids" 2>"$out/record.err" || fail "record failed: $(cat "$out/record.err")"
+grep -q '^lost records      0$' <("$KTPROF" info "$out/cap.ktp") || fail "ktprof lost records"
+perf sched timehist -i "$out/perf.data" >"$out/timehist.txt" 2>"$out/timehist.err" ||
+	fail "perf sched timehist failed: $(tail -3 "$out/timehist.err")"
+perf script -i "$out/perf.data" >"$out/script.txt" 2>/dev/null || fail "perf script failed"
+"$KTPROF" report --json "$out/cap.ktp" >"$out/report.json" || fail "report --json failed"
+/usr/bin/python3 "$(dirname "$0")/check_perf_sched.py" "$out/report.json" \
+	"$out/timehist.txt" "$out/script.txt" || fail "ktprof and perf sched disagree"
+"$KTPROF" report "$out/cap.ktp" >"$out/report.txt" || fail "report failed"
+grep -q 'ktp-hog' "$out/report.txt" || fail "the summary lacks the workload"
+"$KTPROF" report --html "$out/report.html" "$out/cap.ktp" || fail "report --html failed"
+grep -q 'data-plot="cpu-utilization"' "$out/report.html" || fail "no utilization plot"
