@@ -7,7 +7,8 @@ capture script (tests/report/*.scn), written by hand next to its events:
   #=NAME PATH VALUE      for the run NAME (a '#! NAME ARGS...' line)
 
 PATH is dotted keys; 'list[key=value]' picks the element whose key equals
-value, 'list[N]' the Nth; a trailing '#' takes the length of a list.
+value ('&' joins conditions, '~' stands for a space), 'list[N]' the Nth;
+a trailing '#' takes the length of a list.
 Integers and strings must be equal; numbers with a point within 0.0005;
 true/false are booleans.
 
@@ -33,10 +34,11 @@ def walk(doc, path):
         node = node[m.group(1)]
         for sel in re.findall(r'\[([^\]]*)\]', m.group(2)):
             if '=' in sel:
-                key, want = sel.split('=', 1)
-                hits = [e for e in node if str(e.get(key)) == want]
+                conds = [c.replace('~', ' ').split('=', 1) for c in sel.split('&')]
+                hits = [e for e in node
+                        if all(str(e.get(k)).lower() == v.lower() for k, v in conds)]
                 if not hits:
-                    raise KeyError('no element with %s=%s' % (key, want))
+                    raise KeyError('no element with %s' % sel)
                 node = hits[0]
             else:
                 node = node[int(sel)]
@@ -64,7 +66,7 @@ def main():
         if len(words) < 3 or words[0] != tag:
             continue
         checked += 1
-        key, want = words[1], ' '.join(words[2:])
+        key, want = words[1], ' '.join(words[2:]).replace('~', ' ')
         try:
             got = walk(doc, key)
         except (KeyError, IndexError, TypeError) as e:

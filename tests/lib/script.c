@@ -442,7 +442,55 @@ static int take_line(struct script *s, struct line *l)
 	cpu = strtoul(l->word[1], &end, 10);
 	if (*end || cpu >= s->nr_cpus)
 		return bad(s, l, "'%s' is not a CPU of the script", l->word[1]);
-	return put_record(s, l, s->start + ts, cpu);
+	return put_record(s, l, s->start + s->offset + ts, cpu);
+}
+
+static unsigned int split(char *buf, struct line *l)
+{
+	char *save = NULL, *w, *hash = strchr(buf, '#');
+
+	if (hash)
+		*hash = '\0';
+	l->n = 0;
+	for (w = strtok_r(buf, " \t\r\n", &save); w && l->n < MAX_WORDS;
+	     w = strtok_r(NULL, " \t\r\n", &save))
+		l->word[l->n++] = w;
+	return l->n;
+}
+
+#define REPEAT_MAX_LINES 64
+
+/* The lines of a repeat block, run @n times, @step ns apart from @first. */
+static int repeat(struct script *s, FILE *in, struct line *l)
+{
+	char block[REPEAT_MAX_LINES][512], buf[512];
+	unsigned long n, step, first, i, k, lines = 0;
+	unsigned int at = l->no;
+
+	if (l->n < 3 || l->n > 4)
+		return bad(s, l, "repeat N STEP [FIRST] ... end");
+	n = strtoul(l->word[1], NULL, 0);
+	step = strtoul(l->word[2], NULL, 0);
+	first = l->n == 4 ? strtoul(l->word[3], NULL, 0) : 0;
+	while (fgets(buf, sizeof(buf), in)) {
+		l->no++;
+		snprintf(block[lines], sizeof(block[lines]), "%s", buf);
+		if (split(buf, l) == 1 && !strcmp(l->word[0], "end"))
+			break;
+		if (l->n && ++lines == REPEAT_MAX_LINES)
+			return bad(s, l, "a repeat block holds at most %d lines", REPEAT_MAX_LINES);
+	}
+	for (i = 0; i < n; i++) {
+		s->offset = first + i * step;
+		for (k = 0; k < lines; k++) {
+			snprintf(buf, sizeof(buf), "%s", block[k]);
+			l->no = at + 1 + k;
+			if (split(buf, l) && take_line(s, l))
+				return -1;
+		}
+	}
+	s->offset = 0;
+	return 0;
 }
 
 int script_read(struct script *s, FILE *in, uint64_t start)
@@ -453,17 +501,15 @@ int script_read(struct script *s, FILE *in, uint64_t start)
 	memset(s, 0, sizeof(*s));
 	s->start = start;
 	while (fgets(buf, sizeof(buf), in)) {
-		char *save = NULL, *w, *hash = strchr(buf, '#');
-
 		l.no++;
-		if (hash)
-			*hash = '\0';
-		l.n = 0;
-		for (w = strtok_r(buf, " \t\r\n", &save); w && l.n < MAX_WORDS;
-		     w = strtok_r(NULL, " \t\r\n", &save))
-			l.word[l.n++] = w;
-		if (l.n && take_line(s, &l))
+		if (!split(buf, &l))
+			continue;
+		if (!strcmp(l.word[0], "repeat")) {
+			if (repeat(s, in, &l))
+				return -1;
+		} else if (take_line(s, &l)) {
 			return -1;
+		}
 	}
 	if (!s->nr_cpus) {
 		snprintf(s->error, sizeof(s->error), "no 'cpus N' line");

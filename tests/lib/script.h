@@ -9,6 +9,9 @@
  *   stop T                         the session stopped at T (default: none)
  *   topology CPU PKG CORE LLC NODE the recorded topology of one CPU
  *   T CPU RECORD [KEY=VALUE|FLAG]...
+ *   repeat N STEP [FIRST]          the lines up to "end", N times, their
+ *   ...                            times shifted by FIRST + i * STEP
+ *   end
  *
  * T is ns after the session's start; on each CPU, times never go back.
  * RECORD and its keys (all optional but the ones a record cannot do without):
@@ -48,6 +51,7 @@ struct script {
 	struct stream_writer cpu[SCRIPT_MAX_CPUS];
 	uint64_t start;		/* CLOCK_BOOTTIME of time 0 */
 	uint64_t stop;		/* absolute; 0: not given */
+	uint64_t offset;	/* added to times (repeat blocks) */
 	struct script_topo topo[SCRIPT_MAX_CPUS];
 	unsigned int nr_topo;
 	char error[256];	/* why script_read() failed: "line 12: ..." */

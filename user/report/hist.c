@@ -34,6 +34,13 @@ static unsigned int octave_of(uint64_t v, unsigned int *sub)
 	return e - HIST_SUB_BITS + 1;
 }
 
+uint64_t hist_key(uint64_t v)
+{
+	unsigned int sub, k = octave_of(v, &sub);
+
+	return (uint64_t)k * SUB + sub;
+}
+
 /* The middle of bucket @sub of octave @k. */
 static uint64_t bucket_value(unsigned int k, unsigned int sub)
 {

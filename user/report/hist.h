@@ -52,6 +52,12 @@ static inline double hist_mean(const struct hist *h)
 }
 
 /*
+ * The bucket @v falls in, as a number that grows with @v: values compare
+ * equal when a histogram cannot tell them apart.
+ */
+uint64_t hist_key(uint64_t v);
+
+/*
  * Walk the distribution in ascending order: each call gives one value
  * (exact, or a bucket's midpoint) and how many values it stands for;
  * start with *pos = 0. Returns 0 after the last.

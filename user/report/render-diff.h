@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Renderers of a diff: text, JSON (schema "ktprof-diff"), HTML. */
+#ifndef KTPROF_RENDER_DIFF_H
+#define KTPROF_RENDER_DIFF_H
+
+#include <stdio.h>
+
+#include "report/diff.h"
+#include "report/render.h"
+
+#define DIFF_JSON_VERSION "1.0"
+
+/* Each returns 0 or a negative error. */
+int render_diff_text(const struct diff *d, const struct report_view *v, FILE *out);
+int render_diff_json(const struct diff *d, const struct report_view *v, FILE *out);
+int render_diff_html(const struct diff *d, const struct report_view *v, FILE *out);
+
+#endif
