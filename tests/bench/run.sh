@@ -3,7 +3,8 @@
 # make bench: what ktprof costs and how fast it goes, measured here.
 #   host  ktprof convert on synthetic captures: records/s, peak RSS,
 #         bytes per record in the capture and in the trace; ktprof report
-#         (every section, JSON) on 0.9M and 10M records: records/s, RSS
+#         (every section, JSON) on 0.9M and 10M records: records/s, RSS;
+#         ktprof diff of two 10M-record captures
 #   VM    (Debian 6.12, instruction-counted time, see
 #         ../shared/design/MEASURING.md) on 1 vCPU, the same scheduler
 #         tracepoints traced by ftrace, perf record and ktprof on a
@@ -58,6 +59,18 @@ for n in 900000 10000000; do
 		printf "%12d %10.2f %9.2fM %9.1f MB\n", r, s, r / (s > 0 ? s : 0.01) / 1e6, m / 1024 }'
 	rm -f "$syn"/*
 done
+echo
+echo "== ktprof diff --json of two captures (host, one core, synthetic, 4 CPUs each)"
+printf '%12s %10s %9s %12s\n' "records/side" seconds rec/s "peak RSS"
+"$top/build/tools/gen-capture" -n 10000000 -c 4 -s 1 -o "$syn/a.ktp"
+"$top/build/tools/gen-capture" -n 10000000 -c 4 -s 2 -o "$syn/b.ktp"
+records=$(capture_records "$syn/a.ktp")
+/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" diff --json "$syn/a.ktp" "$syn/b.ktp" \
+	>/dev/null 2>&1
+read -r secs rss <"$out/time"
+awk -v r="$records" -v s="$secs" -v m="$rss" 'BEGIN {
+	printf "%12d %10.2f %9.2fM %9.1f MB\n", r, s, 2 * r / (s > 0 ? s : 0.01) / 1e6, m / 1024 }'
+rm -f "$syn"/*
 [ "${1:-}" != --host-only ] || exit 0
 
 echo

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# ktprof report --html in a real browser: headless Chromium (Debian's
+# ktprof report --html (and diff --html) in a real browser: headless Chromium (Debian's
 # chromium) loads each page from disk, renders it to a PNG and dumps its
 # DOM; every plot must be there and drawn, nothing loaded from elsewhere,
 # no script, no console error. A 1M-record capture's page stays under 5 MB.
@@ -47,6 +47,15 @@ ln -s "$T/victim" "$T/link.html.part"
 expect 1 'link.html.part' report --html "$T/link.html" "$T/big.ktp"
 [ ! -e "$T/victim" ] || fail "report --html wrote through a symlink"
 expect 1 'No such file' report --html "$T/none/x.html" "$T/big.ktp"
+
+# The diff's page: A and B overlaid.
+"$GEN" -t "$TOP/tests/diff/latency.a.scn" -o "$T/la.ktp" || fail "gen-capture -t failed"
+"$GEN" -t "$TOP/tests/diff/latency.b.scn" -o "$T/lb.ktp" || fail "gen-capture -t failed"
+expect 0 'wrote' diff --html "$T/diff.html" "$T/la.ktp" "$T/lb.ktp"
+browse "$T/diff.html"
+/usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/diff.html.dom" 5 cpu-utilization \
+	latency-cdf-0 latency-cdf-1 runtime || fail "the diff page lacks plots"
+grep -q 'significant' "$T/diff.html.dom" || fail "the diff page lacks its verdict"
 
 # Size: a 1M-record capture's page stays small.
 "$GEN" -n 1000000 -c 4 -o "$T/m.ktp" || fail "gen-capture -n 1000000 failed"

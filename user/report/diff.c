@@ -485,6 +485,25 @@ static int by_score(const void *x, const void *y, void *ctx)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
+/*
+ * One change seen at several levels (a thread group, its process, its CPU,
+ * the machine: the same values, the same effect) is named once, at the
+ * most specific level, which sorts first.
+ */
+static int said(const struct diff *d, const struct diff_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < d->nverdict; i++) {
+		const struct diff_item *v = &d->items[d->verdict[i]];
+
+		if (v->kind == it->kind && !strcmp(v->metric, it->metric) && v->a == it->a &&
+		    v->b == it->b && v->mw.effect == it->mw.effect)
+			return 1;
+	}
+	return 0;
+}
+
 static int verdict(struct diff *d)
 {
 	size_t i, n = 0;
@@ -498,7 +517,10 @@ static int verdict(struct diff *d)
 			d->verdict[n++] = i;
 	}
 	qsort_r(d->verdict, n, sizeof(*d->verdict), by_score, d);
-	d->nverdict = n < DIFF_VERDICT_MAX ? n : DIFF_VERDICT_MAX;
+	d->nverdict = 0;
+	for (i = 0; i < n && d->nverdict < DIFF_VERDICT_MAX; i++)
+		if (!said(d, &d->items[d->verdict[i]]))
+			d->verdict[d->nverdict++] = d->verdict[i];
 	return 0;
 }
 
