@@ -8,7 +8,8 @@
 #   vng --rwdir /tmp/cap --exec "scripts/vm-capture.sh --out /tmp/cap -- my-workload"
 #
 # Results in OUT: capture.ktp (recorder), or raw/ (shell-only: cpuN, meta,
-# stats, kallsyms, modules, topology; turn it into a capture on any machine
+# stats, kallsyms, modules, topology, sched_ext.start and .stop where the
+# kernel has sched_ext; turn it into a capture on any machine
 # with `ktprof import raw -o capture.ktp`), and capture.log.
 set -u
 
@@ -76,13 +77,26 @@ run_workload() {
 	fi
 }
 
+# What sched_ext runs (kernels that have it), for `ktprof import`.
+sched_ext() {	# FILE
+	scx=/sys/kernel/sched_ext
+	[ -r "$scx/state" ] || return 0
+	{
+		echo "state=$(cat "$scx/state")"
+		echo "ops=$(cat "$scx/root/ops" 2>/dev/null)"
+		echo "enable_seq=$(cat "$scx/enable_seq" 2>/dev/null)"
+	} >"$1"
+}
+
 status=0
 if [ -n "$shell_only" ]; then
+	mkdir -p "$out/raw"
 	insmod "$ko" || die "insmod $ko failed"
+	sched_ext "$out/raw/sched_ext.start"
 	echo start >"$dbg/ktprof/control" || die "cannot start"
 	run_workload "$@" || status=$?
 	echo stop >"$dbg/ktprof/control"
-	mkdir -p "$out/raw"
+	sched_ext "$out/raw/sched_ext.stop"
 	for f in "$dbg"/ktprof/cpu*; do
 		cat "$f" >"$out/raw/${f##*/}"
 	done

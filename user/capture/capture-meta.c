@@ -6,10 +6,24 @@
 #include "capture/capture-meta.h"
 #include "ktprof_capture.pb-c.h"
 
+/* A struct sched_ext as its message; NULL when the kernel has none. */
+static Ktprof__SchedExt *sched_ext_msg(const struct sched_ext *s, Ktprof__SchedExt *m)
+{
+	if (!s || !s->present)
+		return NULL;
+	ktprof__sched_ext__init(m);
+	m->state = (char *)s->state;
+	m->ops = (char *)s->ops;
+	m->enable_seq = s->enable_seq;
+	m->has_enable_seq = 1;
+	return m;
+}
+
 int capture_meta_write(struct capture_writer *w,
 		       const struct capture_meta_info *info)
 {
 	Ktprof__CaptureMeta cm = KTPROF__CAPTURE_META__INIT;
+	Ktprof__SchedExt scx[2];
 	const struct meta *m = info->meta;
 	char host[256] = "";
 
@@ -45,6 +59,8 @@ int capture_meta_write(struct capture_writer *w,
 	cm.sample_pids = (uint32_t *)info->sample_pids;
 	cm.n_sample_pids = info->nr_sample_pids;
 	cm.sample_comm = (char *)info->sample_comm;
+	cm.sched_ext_start = sched_ext_msg(info->sched_ext_start, &scx[0]);
+	cm.sched_ext_stop = sched_ext_msg(info->sched_ext_stop, &scx[1]);
 #undef SET
 	return capture_writer_add_message(w, KTPC_META, &cm.base);
 }

@@ -8,6 +8,7 @@
 
 #include "capture/capture-write.h"
 #include "capture/cpu-stats.h"
+#include "capture/sched-ext.h"
 #include "capture/topology.h"
 #include "decode/meta.h"
 
@@ -20,6 +21,7 @@ struct capture_meta_info {
 	const uint32_t *sample_pids;
 	unsigned int nr_sample_pids;
 	const char *sample_comm;
+	const struct sched_ext *sched_ext_start, *sched_ext_stop;	/* or NULL */
 };
 
 int capture_meta_write(struct capture_writer *w,

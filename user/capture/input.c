@@ -8,6 +8,7 @@
 #include "capture/capture-read.h"
 #include "capture/input.h"
 #include "capture/rawdir.h"
+#include "capture/sched-ext.h"
 #include "capture/topology.h"
 #include "ktprof_abi.h"
 #include "ktprof_capture.pb-c.h"
@@ -23,7 +24,19 @@ struct input {
 	char *kallsyms;
 	int kallsyms_loaded;
 	uint64_t stop_ns;
+	struct sched_ext scx[2];	/* at start, at stop */
 };
+
+static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
+{
+	memset(s, 0, sizeof(*s));
+	if (!m)
+		return;
+	s->present = 1;
+	snprintf(s->state, sizeof(s->state), "%s", m->state ? m->state : "");
+	snprintf(s->ops, sizeof(s->ops), "%s", m->ops ? m->ops : "");
+	s->enable_seq = m->enable_seq;
+}
 
 static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
 {
@@ -84,6 +97,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	meta_from_capture(&in->meta, cm);
 	if (cm->has_stop_boottime_ns)
 		in->stop_ns = cm->stop_boottime_ns;
+	sched_ext_from(&in->scx[0], cm->sched_ext_start);
+	sched_ext_from(&in->scx[1], cm->sched_ext_stop);
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -92,11 +107,27 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	return 0;
 }
 
+/* The shell-only capture's copies of /sys/kernel/sched_ext, if any. */
+static void load_sched_ext(struct input *in)
+{
+	static const char *const names[2] = { "sched_ext.start", "sched_ext.stop" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char *text = rawdir_read_file(in->rd, names[i], NULL);
+
+		if (text)
+			sched_ext_parse(text, &in->scx[i]);
+		free(text);
+	}
+}
+
 static int load_meta(struct input *in, const char *path, struct error *err)
 {
 	char *text = rawdir_read_file(in->rd, "meta", NULL);
 	int ret;
 
+	load_sched_ext(in);
 	if (!text)
 		return 0;	/* optional: streams decode without it */
 	ret = meta_parse(text, &in->meta);
@@ -173,6 +204,11 @@ const struct meta *input_meta(const struct input *in)
 uint64_t input_stop_ns(const struct input *in)
 {
 	return in->stop_ns;
+}
+
+const struct sched_ext *input_sched_ext(const struct input *in, int at_stop)
+{
+	return &in->scx[!!at_stop];
 }
 
 int input_topology(struct input *in, struct topology_cpu **out)

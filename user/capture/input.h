@@ -25,6 +25,10 @@ const struct meta *input_meta(const struct input *in);
 /* CLOCK_BOOTTIME when the session stopped, or 0 when the input does not say. */
 uint64_t input_stop_ns(const struct input *in);
 
+/* sched_ext at the session's start or stop (present = 0: nothing known). */
+struct sched_ext;
+const struct sched_ext *input_sched_ext(const struct input *in, int at_stop);
+
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's
  * "topology" file): the count, *out malloc'ed; 0 when there is none.

@@ -50,6 +50,17 @@ static int import_topology(struct capture_writer *w, struct rawdir *rd)
 	return ret;
 }
 
+/* A copy of /sys/kernel/sched_ext the shell-only capture made, or NULL. */
+static const struct sched_ext *read_sched_ext(struct rawdir *rd, const char *name,
+					      struct sched_ext *s)
+{
+	char *text = rawdir_read_file(rd, name, NULL);
+	int ret = text ? sched_ext_parse(text, s) : -ENOENT;
+
+	free(text);
+	return ret ? NULL : s;
+}
+
 static int import_text(struct capture_writer *w, struct rawdir *rd,
 		       const char *name, enum ktpc_chunk_type type)
 {
@@ -97,6 +108,7 @@ int cmd_import(int argc, char **argv)
 	struct cpu_stats *stats = NULL;
 	const char *out = NULL, *dir;
 	struct capture_writer *w;
+	struct sched_ext scx[2];
 	struct meta meta;
 	struct rawdir *rd;
 	struct opts_parser p = { 0 };
@@ -154,6 +166,8 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	info.meta = &meta;
+	info.sched_ext_start = read_sched_ext(rd, "sched_ext.start", &scx[0]);
+	info.sched_ext_stop = read_sched_ext(rd, "sched_ext.stop", &scx[1]);
 	ret = capture_meta_write(w, &info);
 	if (!ret)
 		ret = import_topology(w, rd);

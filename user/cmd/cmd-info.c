@@ -13,6 +13,7 @@
 
 #include "capture/capture-read.h"
 #include "capture/input.h"
+#include "capture/sched-ext.h"
 #include "cmd/cmd.h"
 #include "decode/merge.h"
 #include "ktprof_capture.pb-c.h"
@@ -71,6 +72,18 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 		printf("  recorded by     %s\n", cm->recorder);
 	for (i = 0; cm && i < cm->n_options; i++)
 		printf("  option          %s\n", cm->options[i]);
+}
+
+/* Which BPF scheduler ran, on kernels with sched_ext. */
+static void print_sched_ext(const struct input *in)
+{
+	const struct sched_ext *start = input_sched_ext(in, 0), *stop = input_sched_ext(in, 1);
+	char a[128], b[128];
+
+	if (!start->present && !stop->present)
+		return;
+	printf("  sched_ext       start: %s; stop: %s\n", sched_ext_str(start, a, sizeof(a)),
+	       stop->present ? sched_ext_str(stop, b, sizeof(b)) : "(not recorded)");
 }
 
 static void print_topology(struct capture_reader *r)
@@ -194,9 +207,10 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	printf("%s: %s\n", path, r ? "capture file" : "raw dump directory");
-	if (m)
+	if (m) {
 		print_session(m, cm);
-	else
+		print_sched_ext(in);
+	} else
 		printf("session           (no meta: times and configuration unknown)\n");
 	if (r)
 		print_topology(r);

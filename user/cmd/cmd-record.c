@@ -474,7 +474,10 @@ static int record_until_done(struct recorder *r, const struct record_opts *o,
 static int record_session(struct control_client *ctl, const struct record_opts *o,
 			  uint64_t activate_at)
 {
-	struct recorder_config cfg = { .debugfs_dir = "/sys/kernel/debug/ktprof" };
+	struct recorder_config cfg = {
+		.debugfs_dir = "/sys/kernel/debug/ktprof",
+		.sched_ext_dir = "/sys/kernel/sched_ext",
+	};
 	char *options[32 + KTP_MAX_SAMPLE_PIDS];
 	unsigned int nr_options, i;
 	struct recorder *r;

@@ -46,6 +46,7 @@ struct recorder {
 	struct cpu_stats *final;
 	unsigned int nr_final;
 	struct error err;	/* the last failure's details */
+	struct sched_ext scx_start, scx_stop;
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -225,6 +226,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 {
 	struct capture_meta_info info = {
 		.meta = &r->meta,
+		.sched_ext_start = &r->scx_start,
+		.sched_ext_stop = stop_ns ? &r->scx_stop : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,
 		.nr_options = r->cfg.nr_options,
@@ -264,7 +267,12 @@ static void complete_meta(struct recorder *r)
 
 int recorder_start(struct recorder *r)
 {
-	int ret = control_client_start(r->ctl, &r->cfg.session);
+	int ret;
+
+	/* What sched_ext ran: a missing or unreadable directory says nothing. */
+	if (r->cfg.sched_ext_dir)
+		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_start);
+	ret = control_client_start(r->ctl, &r->cfg.session);
 
 	if (ret) {
 		return error_set(&r->err, ret, "cannot start the session: %s%s%s",
@@ -318,6 +326,8 @@ int recorder_stop(struct recorder *r)
 	}
 	r->started = 0;
 	stop_ns = clock_ns(CLOCK_BOOTTIME);
+	if (r->cfg.sched_ext_dir)
+		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_stop);
 	ret = join_readers(r);
 	if (ret)
 		return ret;

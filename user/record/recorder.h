@@ -17,6 +17,7 @@
 struct recorder_config {
 	const char *output;		/* capture file path */
 	const char *debugfs_dir;	/* the module's debugfs directory */
+	const char *sched_ext_dir;	/* /sys/kernel/sched_ext, or NULL */
 	struct session_config session;	/* what the module records */
 	int reader_cpu;			/* pin readers here; -1: no pinning */
 	char *const *options;		/* effective options, for the capture */

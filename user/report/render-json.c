@@ -118,6 +118,21 @@ static json_object *capture(struct jctx *j)
 	put(j, o, "lost_records", u64(r->lost));
 	put(j, o, "samples", u64(r->samples));
 	put(j, o, "truncated", json_object_new_boolean(r->truncated));
+	if (r->sched_ext[0].present || r->sched_ext[1].present) {
+		json_object *x = json_object_new_object();
+		int i;
+
+		for (i = 0; i < 2; i++) {
+			json_object *s = json_object_new_object();
+
+			put(j, s, "present", json_object_new_boolean(r->sched_ext[i].present));
+			put(j, s, "state", str(r->sched_ext[i].state));
+			put(j, s, "ops", str(r->sched_ext[i].ops));
+			put(j, s, "enable_seq", u64(r->sched_ext[i].enable_seq));
+			put(j, x, i ? "stop" : "start", s);
+		}
+		put(j, o, "sched_ext", x);
+	}
 	put(j, o, "problem", str(r->problem));
 	return o;
 }

@@ -83,7 +83,7 @@ static void print_unknown(FILE *out, const struct report *r)
 
 static void print_header(FILE *out, const struct report *r)
 {
-	char a[32], b[32], c[32];
+	char a[32], b[128], c[128];
 
 	fprintf(out, "ktprof report: %s\n", r->path);
 	if (r->have_meta)
@@ -94,6 +94,10 @@ static void print_header(FILE *out, const struct report *r)
 			render_ns(r->from - r->session_start, b, sizeof(b)),
 			render_ns(r->to - r->session_start, c, sizeof(c)));
 	fprintf(out, ", %" PRIu64 " events\n", r->events);
+	if (r->sched_ext[0].present)
+		fprintf(out, "sched_ext: %s at start, %s at stop\n",
+			sched_ext_str(&r->sched_ext[0], b, sizeof(b)),
+			r->sched_ext[1].present ? sched_ext_str(&r->sched_ext[1], c, sizeof(c)) : "?");
 	fprintf(out, "lost records: %" PRIu64 "%s", r->lost,
 		r->lost ? " (their time is excluded from every figure)\n" : "\n");
 	print_unknown(out, r);

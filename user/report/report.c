@@ -299,6 +299,8 @@ static void take_meta(struct report *r, struct input *in)
 		r->session_start = m->have_session ? m->clock_boot : 0;
 	}
 	r->session_stop = input_stop_ns(in);
+	r->sched_ext[0] = *input_sched_ext(in, 0);
+	r->sched_ext[1] = *input_sched_ext(in, 1);
 	r->nr_cpus = input_nr_cpus(in);
 }
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "capture/input.h"
+#include "capture/sched-ext.h"
 #include "capture/topology.h"
 #include "decode/task-table.h"
 #include "report/analyze-cpu.h"
@@ -64,6 +65,7 @@ struct report {
 	struct meta meta;
 	int have_meta;
 	uint64_t session_start, session_stop;	/* stop 0: unknown */
+	struct sched_ext sched_ext[2];		/* at start, at stop */
 	uint64_t from, to;			/* the window, absolute */
 	uint64_t window_ns;
 	uint32_t nr_cpus;			/* CPUs with known time */
