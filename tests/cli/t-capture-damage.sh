@@ -13,7 +13,8 @@ full=$("$KTPROF" dump "$T/good.ktp" | wc -l)
 
 for cut in 10 31 32 40 1000 $((size / 3)) $((size / 2)) $((size - 40)) $((size - 1)); do
 	head -c "$cut" "$T/good.ktp" >"$T/cut.ktp"
-	for cmd in info dump "report --profile" "convert -o $T/cut.pftrace"; do
+	for cmd in info dump "report --profile" "report" "report --json" \
+		"convert -o $T/cut.pftrace" "diff $T/good.ktp"; do
 		# shellcheck disable=SC2086
 		run $cmd "$T/cut.ktp"
 		[ "$rc" = 1 ] || fail "$cmd on a file cut at $cut: exit $rc ($err)"
@@ -30,11 +31,26 @@ got=$(echo "$out" | grep -c .)
 echo "a file cut at 3/4 decodes $got of $full records"
 run info "$T/cut.ktp"
 echo "$out" | grep -q 'TRUNCATED: .*readable up to offset' || fail "info: $out"
+# The report analyses what is there, and says what is missing.
+run report "$T/cut.ktp"
+[ "$rc" = 1 ] || fail "report on a cut file: exit $rc"
+echo "$out" | grep -q 'warning: the capture is cut short' || fail "report lacks the warning: $out"
+echo "$out" | grep -q 'task-' || fail "report of a cut file shows no thread: $out"
+
+# Damage in the middle of the streams: the analysis of what precedes it.
+cp "$T/good.ktp" "$T/bad.ktp"
+printf '\377\377\377\377' | dd of="$T/bad.ktp" bs=1 seek=$((size / 2)) conv=notrunc status=none
+run report --json "$T/bad.ktp"
+[ "$rc" = 1 ] || fail "report on a damaged file: exit $rc"
+echo "$err" | grep -q 'damaged' || fail "report on a damaged file: unclear error: $err"
+echo "$out" | grep -q '"damaged":true' || fail "report --json does not say damaged: $out"
+echo "$out" | grep -q '"runtime_ns"' || fail "report --json of a damaged file has no threads"
 
 for off in 0 8 40 60 200 $((size / 2)) $((size - 20)); do
 	cp "$T/good.ktp" "$T/bad.ktp"
 	printf '\377\377\377\377' | dd of="$T/bad.ktp" bs=1 seek="$off" conv=notrunc status=none
-	for cmd in info dump "report --profile" "convert -o $T/bad.pftrace"; do
+	for cmd in info dump "report --profile" "report" "report --json" \
+		"convert -o $T/bad.pftrace" "diff $T/good.ktp"; do
 		# shellcheck disable=SC2086
 		run $cmd "$T/bad.ktp"
 		[ "$rc" = 1 ] || fail "$cmd on a file damaged at $off: exit $rc"

@@ -231,9 +231,12 @@ int cmd_diff(int argc, char **argv)
 		ret = write_html(d, &o.view, o.html);
 	else
 		ret = (o.json ? render_diff_json : render_diff_text)(d, &o.view, stdout) ? 1 : 0;
-	if (!ret && (d->a.r->truncated || d->b.r->truncated)) {
-		cmd_error("diff", "%s is cut short; the comparison covers what was read",
-			  d->a.r->truncated ? o.a : o.b);
+	if (!ret && (d->a.r->truncated || d->a.r->damaged || d->b.r->truncated ||
+		     d->b.r->damaged)) {
+		const struct report *r = d->a.r->truncated || d->a.r->damaged ? d->a.r : d->b.r;
+
+		cmd_error("diff", "%s: %s%s; the comparison covers what was read before it",
+			  r->path, r->damaged ? "damaged: " : "", r->problem);
 		ret = 1;
 	}
 	diff_free(d);

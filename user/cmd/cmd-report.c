@@ -284,9 +284,9 @@ int cmd_report(int argc, char **argv)
 		ret = render_json(r, &o.view, stdout) ? 1 : 0;
 	else
 		ret = render_text(r, &o.view, stdout) ? 1 : 0;
-	if (!ret && r->truncated) {
-		cmd_error("report", "%s: %s; the report covers what was read before it",
-			  o.path, r->problem);
+	if (!ret && (r->truncated || r->damaged)) {
+		cmd_error("report", "%s: %s%s; the report covers what was read before it",
+			  o.path, r->damaged ? "damaged: " : "", r->problem);
 		ret = 1;
 	}
 	report_free(r);

@@ -24,6 +24,8 @@ struct merge {
 	void *readbuf;
 	merge_gap_fn gap_fn;
 	void *gap_ctx;
+	int tolerant;		/* a damaged input ends, the others go on */
+	unsigned int damaged;	/* inputs ended by damage */
 };
 
 struct merge *merge_new(void)
@@ -86,6 +88,16 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx)
 	return 0;
 }
 
+void merge_set_tolerant(struct merge *m, int tolerant)
+{
+	m->tolerant = tolerant;
+}
+
+unsigned int merge_damaged(const struct merge *m)
+{
+	return m->damaged;
+}
+
 void merge_set_gap_fn(struct merge *m, merge_gap_fn fn, void *ctx)
 {
 	m->gap_fn = fn;
@@ -117,6 +129,11 @@ static int advance(struct merge *m, struct merge_input *in)
 		if (in->eof)
 			return 0;
 		n = in->read(in->ctx, m->readbuf, MERGE_READ_SIZE);
+		if (n == -EBADMSG && m->tolerant) {
+			/* What this input holds after the damage is lost. */
+			m->damaged++;
+			n = 0;
+		}
 		if (n < 0)
 			return (int)n;
 		if (n == 0) {

@@ -37,6 +37,14 @@ int merge_next(struct merge *m, struct event *ev);
 typedef void (*merge_gap_fn)(void *ctx, const struct event *ev);
 void merge_set_gap_fn(struct merge *m, merge_gap_fn fn, void *ctx);
 
+/*
+ * With @tolerant, an input whose read fails with -EBADMSG (damage) ends
+ * there and the others go on, instead of merge_next() failing;
+ * merge_damaged() counts the inputs so ended.
+ */
+void merge_set_tolerant(struct merge *m, int tolerant);
+unsigned int merge_damaged(const struct merge *m);
+
 unsigned int merge_nr_inputs(const struct merge *m);
 /* Decoder of input @i (in the order added), for its stats and CPU. */
 const struct relay_decoder *merge_decoder(const struct merge *m, unsigned int i);

@@ -107,8 +107,8 @@ static void header(FILE *f, const struct report *r)
 				fprintf(f, "<p class=warn>CPU %u: %s of %s, left out of every figure</p>\n",
 					cpu, render_ns(c->gap_ns[g], a, sizeof(a)), what[g]);
 	}
-	if (r->truncated) {
-		fputs("<p class=warn>The capture is cut short (", f);
+	if (r->truncated || r->damaged) {
+		fprintf(f, "<p class=warn>The capture is %s (", r->damaged ? "damaged" : "cut short");
 		esc(f, r->problem);
 		fputs("): figures cover what was read.</p>\n", f);
 	}

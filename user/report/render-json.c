@@ -118,6 +118,7 @@ static json_object *capture(struct jctx *j)
 	put(j, o, "lost_records", u64(r->lost));
 	put(j, o, "samples", u64(r->samples));
 	put(j, o, "truncated", json_object_new_boolean(r->truncated));
+	put(j, o, "damaged", json_object_new_boolean(r->damaged));
 	if (r->sched_ext[0].present || r->sched_ext[1].present) {
 		json_object *x = json_object_new_object();
 		int i;

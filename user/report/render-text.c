@@ -108,9 +108,9 @@ static void print_header(FILE *out, const struct report *r)
 	if (r->sched.inconsistent)
 		fprintf(out, "warning: %" PRIu64 " switch records contradict the ones before (damaged capture?)\n",
 			r->sched.inconsistent);
-	if (r->truncated)
-		fprintf(out, "warning: the capture is cut short (%s): figures cover what was read\n",
-			r->problem);
+	if (r->truncated || r->damaged)
+		fprintf(out, "warning: the capture is %s (%s): figures cover what was read before\n",
+			r->damaged ? "damaged" : "cut short", r->problem);
 }
 
 /* --- CPUs --- */

@@ -163,15 +163,19 @@ static int scan(struct report *r, struct input *in, struct error *err)
 	if (!m)
 		return error_set(err, -ENOMEM, NULL);
 	merge_set_gap_fn(m, sched_gap_ahead, &r->sched);
+	merge_set_tolerant(m, 1);
 	ret = input_add_streams(in, m);
 	while (!ret && (ret = merge_next(m, &ev)) > 0) {
 		ret = sched_event(&r->sched, &ev);
 		if (!ret)
 			ret = take_event(r, &ev);
 	}
+	if (!ret && merge_damaged(m)) {
+		/* Damage: each damaged stream ends there; a warning says so. */
+		snprintf(r->problem, sizeof(r->problem), "%s", input_problem(in));
+		r->damaged = 1;
+	}
 	if (ret < 0) {
-		if (ret == -EBADMSG)
-			snprintf(r->problem, sizeof(r->problem), "%s", input_problem(in));
 		merge_free(m);
 		return error_set(err, ret, "reading %s: %s", r->path,
 				 ret == -EBADMSG ? input_problem(in) : error_str(ret));
@@ -341,7 +345,7 @@ struct report *report_run(const char *path, const struct report_config *cfg,
 	if (!r->from || r->from > r->to)
 		r->from = r->cpu.t0 && r->cpu.t0 < r->to ? r->cpu.t0 : r->to;
 	r->window_ns = r->to - r->from;
-	if (input_capture(in)) {
+	if (input_capture(in) && !r->damaged) {
 		const struct capture_status *st = capture_reader_status(input_capture(in));
 
 		if (!st->complete) {

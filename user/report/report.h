@@ -75,6 +75,7 @@ struct report {
 	struct report_cpu_stream *streams;
 	unsigned int nr_streams;
 	int truncated;				/* the capture file ends early */
+	int damaged;				/* a damaged chunk ended the reading */
 	char problem[256];			/* why, or what else is wrong */
 	struct topology_cpu *topo;
 	unsigned int nr_topo;
