@@ -203,12 +203,13 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	if (o->cfg.have_from && o->cfg.have_to && o->cfg.from_rel >= o->cfg.to_rel)
 		return bad("--from must come before --to:", "--to");
 	o->cfg.pids = o->pids;
+	/* --profile asks for it; otherwise there is one when there are samples. */
+	if (o->view.sections & SECTION_PROFILE)
+		o->cfg.profile = 1;
 	if (!o->view.sections) {
 		o->view.sections = SECTION_ALL;
 		o->view.summary = !o->json && !o->html;
 	}
-	if (o->view.sections & SECTION_PROFILE)
-		o->cfg.profile = 1;
 	return 0;
 }
 

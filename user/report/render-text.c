@@ -8,6 +8,7 @@
 #include "report/render.h"
 
 #define SUMMARY_ROWS 5
+#define SUMMARY_FINDINGS 3
 
 const char *render_ns(uint64_t ns, char *buf, size_t len)
 {
@@ -568,11 +569,12 @@ static void print_findings(FILE *out, const struct report *r, const struct repor
 	heading(out, "findings (rule: what crossed its threshold; thresholds: --threshold)");
 	if (!r->findings.n)
 		fprintf(out, "  none\n");
-	for (i = 0; i < r->findings.n && i < rows(v); i++)
+	for (i = 0; i < r->findings.n && i < (v->summary ? SUMMARY_FINDINGS : rows(v)); i++)
 		fprintf(out, "  [%s] %s\n", findings_rules[r->findings.v[i].rule].name,
 			r->findings.v[i].text);
-	if (r->findings.n > rows(v))
-		fprintf(out, "  ... %zu more (--findings --top N)\n", r->findings.n - rows(v));
+	if (r->findings.n > (v->summary ? SUMMARY_FINDINGS : rows(v)))
+		fprintf(out, "  ... %zu more (--findings)\n",
+			r->findings.n - (v->summary ? SUMMARY_FINDINGS : rows(v)));
 }
 
 static void print_outliers(FILE *out, const struct report *r, const struct report_view *v)
@@ -636,6 +638,146 @@ static void print_profile(FILE *out, const struct report *r, const struct report
 	free(samples);
 }
 
+/* --- The summary: one screen of every section --- */
+
+#define SUMMARY_CPUS 8		/* more CPUs: the busiest and idlest only */
+
+static void summary_cpus(FILE *out, const struct report *r)
+{
+	uint32_t cpu, n = 0, hi = 0, lo = 0;
+	double uhi = -1, ulo = 101;
+	char a[16], b[16];
+
+	for (cpu = 0; cpu < r->cpu.nr_cpus; cpu++) {
+		const struct cpu_result *c = &r->cpu.cpus[cpu];
+		double u = pct(c->busy_ns, c->busy_ns + c->idle_ns);
+
+		if (!report_cpu_shown(r, cpu))
+			continue;
+		n++;
+		if (u > uhi) {
+			uhi = u;
+			hi = cpu;
+		}
+		if (u < ulo) {
+			ulo = u;
+			lo = cpu;
+		}
+	}
+	fprintf(out, "\nCPUs: %.1f%% busy (%s busy, %s known)", pct(r->busy_ns, r->known_ns),
+		render_ns(r->busy_ns, a, sizeof(a)), render_ns(r->known_ns, b, sizeof(b)));
+	if (n > SUMMARY_CPUS) {
+		fprintf(out, "; busiest CPU %u %.1f%%, idlest CPU %u %.1f%%\n", hi, uhi, lo, ulo);
+		return;
+	}
+	fputc('\n', out);
+	for (cpu = 0; cpu < r->cpu.nr_cpus; cpu++) {
+		const struct cpu_result *c = &r->cpu.cpus[cpu];
+
+		if (report_cpu_shown(r, cpu))
+			fprintf(out, "  CPU %-3u %5.1f%% busy, %8.1f switches/s\n", cpu,
+				pct(c->busy_ns, c->busy_ns + c->idle_ns),
+				per_s(c->switches, c->busy_ns + c->idle_ns));
+	}
+}
+
+static void summary_threads(FILE *out, const struct report *r)
+{
+	uint32_t n, i, *t = report_threads_sorted(r, &n, by_runtime);
+	char a[16];
+
+	if (!t)
+		return;
+	fprintf(out, "\nthreads: %u; the busiest:\n", n);
+	for (i = 0; i < n && i < SUMMARY_ROWS; i++) {
+		const struct runtime_result *rt = &r->runtime.threads[t[i]];
+
+		fprintf(out, "  %-16s %8u  %9s  %5.1f%% of a CPU  %6" PRIu64 " vol %6" PRIu64
+			" invol\n", report_thread_name(r, t[i]), r->sched.threads[t[i]].pid,
+			render_ns(rt->runtime_ns, a, sizeof(a)), pct(rt->runtime_ns, r->window_ns),
+			rt->voluntary, rt->involuntary);
+	}
+	free(t);
+}
+
+static void summary_latency(FILE *out, const struct report *r)
+{
+	static const char *const names[2] = { "wakeup  ", "runqueue" };
+	char b[4][16];
+	int k;
+
+	fprintf(out, "\nlatency         count      p50      p99      max   worst thread (p99)\n");
+	for (k = 0; k < 2; k++) {
+		const struct hist *h = &r->overall.h[k];
+		uint32_t n, *t = report_threads_sorted(r, &n, k ? by_p99_runqueue : by_p99_wakeup);
+
+		fprintf(out, "  %s %9" PRIu64 " %8s %8s %8s", names[k], h->count,
+			render_ns(hist_percentile(h, 50), b[0], 16),
+			render_ns(hist_percentile(h, 99), b[1], 16), render_ns(h->max, b[2], 16));
+		if (t && n && r->latency.threads[t[0]].h[k].count)
+			fprintf(out, "   %s (%u) %s", report_thread_name(r, t[0]),
+				r->sched.threads[t[0]].pid,
+				render_ns(hist_percentile(&r->latency.threads[t[0]].h[k], 99), b[3], 16));
+		fputc('\n', out);
+		free(t);
+	}
+}
+
+static void summary_rest(FILE *out, const struct report *r)
+{
+	const struct migrations_result *m = &r->migrations.total;
+	uint64_t hard = 0, soft = 0, work = 0;
+	char a[64], b[64], c[16];
+	uint32_t cpu;
+
+	fprintf(out, "\nmigrations: %" PRIu64 " (%" PRIu64 " same LLC, %" PRIu64 " cross-LLC, %"
+		PRIu64 " cross-NUMA)\n", m->count[0] + m->count[1] + m->count[2] + m->count[3],
+		m->count[0], m->count[1], m->count[2]);
+	if (r->preempt.pairs.n) {
+		const struct pair *p = &r->preempt.pairs.v[0];
+
+		fprintf(out, "preemptions: %" PRIu64 "; most: %s preempting %s, %" PRIu64 " times\n",
+			r->preempt.total, who(r, p->a, a, sizeof(a)), who(r, p->b, b, sizeof(b)),
+			p->count);
+	}
+	if (r->wakers.edges.n) {
+		const struct pair *e = &r->wakers.edges.v[0];
+
+		fprintf(out, "wakings: %" PRIu64 "; most: %s waking %s, %" PRIu64 " times\n",
+			r->wakers.wakings, report_waker_name(r, e->a, a, sizeof(a)),
+			who(r, e->b, b, sizeof(b)), e->count);
+	}
+	for (cpu = 0; cpu < r->irq.nr_cpus; cpu++) {
+		if (!report_cpu_shown(r, cpu))
+			continue;
+		hard += r->irq.cpus[cpu].ns[SCHED_HARDIRQ];
+		soft += r->irq.cpus[cpu].ns[SCHED_SOFTIRQ];
+		work += r->irq.cpus[cpu].ns[SCHED_WORK];
+	}
+	fprintf(out, "interrupts: hardirq %s, ", render_ns(hard, c, sizeof(c)));
+	fprintf(out, "softirq %s, ", render_ns(soft, c, sizeof(c)));
+	fprintf(out, "work items %s (%.1f%% of the CPUs' time)\n", render_ns(work, c, sizeof(c)),
+		pct(hard + soft, r->known_ns));
+	fprintf(out, "outliers: %zu (%s)\n", r->findings.no,
+		r->cfg.findings.method == OUTLIER_MAD ? "MAD" : "IQR");
+}
+
+static void print_summary(FILE *out, const struct report *r, const struct report_view *v)
+{
+	print_findings(out, r, v);
+	summary_cpus(out, r);
+	summary_threads(out, r);
+	summary_latency(out, r);
+	summary_rest(out, r);
+	if (r->profile) {
+		fprintf(out, "\nCPU profile: %" PRIu64 " samples; top symbols:\n",
+			profile_samples(r->profile));
+		print_profile_table(out, r->profile, -1, profile_samples(r->profile), SUMMARY_ROWS);
+	}
+	fprintf(out, "\nmore: --cpu --runtime --latency --states --migrations --preemption "
+		"--wakers\n      --irq --findings --outliers --profile, --json, --html FILE\n");
+}
+
 int render_text(const struct report *r, const struct report_view *v, FILE *out)
 {
 	unsigned int s = v->sections;
@@ -643,6 +785,10 @@ int render_text(const struct report *r, const struct report_view *v, FILE *out)
 	/* --profile alone prints what it always printed. */
 	if (s != SECTION_PROFILE)
 		print_header(out, r);
+	if (v->summary) {
+		print_summary(out, r, v);
+		return ferror(out) ? -EIO : 0;
+	}
 	if (s & SECTION_FINDINGS)
 		print_findings(out, r, v);
 	if (s & SECTION_CPU)

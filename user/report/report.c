@@ -337,8 +337,12 @@ struct report *report_run(const char *path, const struct report_config *cfg,
 	}
 	if (set_window(r, err) || setup(r, in, err) || scan(r, in, err))
 		goto fail;
-	/* The session's stop, else the last event; the window ends there. */
-	end = r->session_stop > r->sched.end ? r->session_stop : r->sched.end;
+	/*
+	 * The window ends where the module stopped (its STOP marks), else at
+	 * the recorder's stop time or the last event, whichever is later.
+	 */
+	end = r->sched.stopped ? r->sched.stopped :
+		r->session_stop > r->sched.end ? r->session_stop : r->sched.end;
 	ret = sched_finish(&r->sched, end < r->to ? end : r->to);
 	if (r->to > end)
 		r->to = end;

@@ -461,6 +461,8 @@ static void on_cpu_mark(struct sched *s, const struct event *ev)
 		else
 			end_gap(s, ev->cpu, ev->ts);
 		c->mode = m.reason == KTP_CPU_STOP ? CPU_STOPPED : CPU_OFFLINE;
+		if (m.reason == KTP_CPU_STOP && ev->ts > s->stopped)
+			s->stopped = ev->ts;
 		c->since = ev->ts;
 		c->hardirq = c->softirq = -1;
 		break;

@@ -157,6 +157,7 @@ struct sched {
 	struct u64_map proc_by_tgid;	/* tgid -> process index + 1 */
 	unsigned int unknown_cpus;	/* CPUs in a gap right now */
 	uint64_t end;			/* the last event's time */
+	uint64_t stopped;		/* the last STOP mark's time, 0: none */
 	uint64_t inconsistent;		/* records that contradict the model */
 	uint64_t latency_excluded[2];	/* clocks a gap overlapped */
 	int error;			/* the first failure of a client or an allocation */
