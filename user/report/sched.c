@@ -317,12 +317,15 @@ static void close_running(struct sched *s, uint32_t cpu, uint64_t ts, enum sched
 	if (c->mode != CPU_KNOWN)
 		return;
 	emit_cpu_time(s, cpu, c->cur, c->since, ts);
+	c->since = ts;
 	if (c->cur != SCHED_IDLE && c->cur < s->nr_threads &&
 	    s->threads[c->cur].cpu == (int32_t)cpu) {
 		set_state(s, c->cur, after, ts);
 		s->threads[c->cur].cpu = -1;
 	}
 }
+
+static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts);
 
 /* @cpu starts running @t at @ts. */
 static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts)
@@ -337,10 +340,15 @@ static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts
 		return;
 	th = &s->threads[t];
 	if (th->cpu >= 0 && th->cpu != (int32_t)cpu) {
-		/* Running on two CPUs at once: the records contradict. */
+		/*
+		 * Running on two CPUs at once: the records contradict (damage,
+		 * or clocks out of step). The other CPU's state is unknown
+		 * until its next switch.
+		 */
 		s->inconsistent++;
 		if (s->cpus[th->cpu].mode == CPU_KNOWN && s->cpus[th->cpu].cur == t)
-			close_running(s, th->cpu, ts, SCHED_UNKNOWN);
+			cpu_unknown(s, th->cpu, ts);
+		th->cpu = -1;
 	}
 	if (th->wake_pending)
 		latency_done(s, SCHED_WAKEUP, t, cpu, th->wake_ts, ts, th->wake_valid);
@@ -483,8 +491,13 @@ static void on_switch(struct sched *s, const struct event *ev)
 		prev = c->cur;
 		if ((prev == SCHED_IDLE) != !r.prev_pid ||
 		    (prev != SCHED_IDLE && s->threads[prev].pid != r.prev_pid)) {
+			/*
+			 * Another task switched out than the one that came in:
+			 * who ran since the last switch is unknown.
+			 */
 			s->inconsistent++;
-			close_running(s, ev->cpu, ev->ts, SCHED_UNKNOWN);
+			cpu_unknown(s, ev->cpu, c->since);
+			end_gap(s, ev->cpu, ev->ts);
 			prev = thread_of(s, r.prev_pid, ev->ts);
 		} else {
 			close_running(s, ev->cpu, ev->ts, after);
