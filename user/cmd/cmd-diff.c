@@ -4,12 +4,10 @@
  * what changed (report/diff.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "report/render-diff.h"
@@ -178,38 +176,16 @@ static int parse_args(int argc, char **argv, struct diff_opts *o)
 	return 0;
 }
 
-/* The page, written to PATH.part (never through a symlink) and renamed. */
-static int write_html(const struct diff *d, const struct report_view *v, const char *path)
-{
-	char tmp[PATH_MAX];
-	FILE *f = NULL;
-	int fd, ret;
+struct html_ctx {
+	const struct diff *d;
+	const struct report_view *v;
+};
 
-	if (snprintf(tmp, sizeof(tmp), "%s.part", path) >= (int)sizeof(tmp)) {
-		cmd_error("diff", "%s: %s", path, strerror(ENAMETOOLONG));
-		return 1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (!f) {
-		cmd_error("diff", "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	ret = render_diff_html(d, v, f);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		cmd_error("diff", "%s: %s", path, error_str(ret));
-		return 1;
-	}
-	fprintf(stderr, "ktprof diff: wrote %s\n", path);
-	return 0;
+static int write_html(void *ctx, FILE *out)
+{
+	const struct html_ctx *h = ctx;
+
+	return render_diff_html(h->d, h->v, out);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -228,7 +204,7 @@ int cmd_diff(int argc, char **argv)
 		return err.code == -EINVAL ? 2 : 1;
 	}
 	if (o.html)
-		ret = write_html(d, &o.view, o.html);
+		ret = cmd_write_file("diff", o.html, write_html, &(struct html_ctx){ d, &o.view });
 	else
 		ret = (o.json ? render_diff_json : render_diff_text)(d, &o.view, stdout) ? 1 : 0;
 	if (!ret && (d->a.r->truncated || d->a.r->damaged || d->b.r->truncated ||

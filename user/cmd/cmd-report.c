@@ -5,12 +5,10 @@
  * findings, outliers) and its CPU profile, as text, JSON or an HTML page.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "report/render.h"
@@ -224,41 +222,16 @@ static void warn(const struct report *r)
 			  symbolizer_mismatched(r->sym));
 }
 
-/*
- * The HTML page, written to PATH.part (created, never followed through a
- * symlink) and renamed into place when complete.
- */
-static int write_html(const struct report *r, const struct report_view *v, const char *path)
-{
-	char tmp[PATH_MAX];
-	FILE *f = NULL;
-	int fd, ret;
+struct html_ctx {
+	const struct report *r;
+	const struct report_view *v;
+};
 
-	if (snprintf(tmp, sizeof(tmp), "%s.part", path) >= (int)sizeof(tmp)) {
-		cmd_error("report", "%s: %s", path, strerror(ENAMETOOLONG));
-		return 1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		f = fdopen(fd, "w");
-	if (!f) {
-		cmd_error("report", "%s: %s", tmp, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return 1;
-	}
-	ret = render_html(r, v, f);
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		unlink(tmp);
-		cmd_error("report", "%s: %s", path, error_str(ret));
-		return 1;
-	}
-	fprintf(stderr, "ktprof report: wrote %s\n", path);
-	return 0;
+static int write_html(void *ctx, FILE *out)
+{
+	const struct html_ctx *h = ctx;
+
+	return render_html(h->r, h->v, out);
 }
 
 int cmd_report(int argc, char **argv)
@@ -280,7 +253,8 @@ int cmd_report(int argc, char **argv)
 	if (o.folded && r->profile)
 		profile_write_folded(r->profile, stdout);
 	else if (o.html)
-		ret = write_html(r, &o.view, o.html);
+		ret = cmd_write_file("report", o.html, write_html,
+				     &(struct html_ctx){ r, &o.view });
 	else if (o.json)
 		ret = render_json(r, &o.view, stdout) ? 1 : 0;
 	else

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What the subcommands share: error messages, usage, opening inputs. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "capture/capture-read.h"
 #include "capture/input.h"
@@ -27,6 +32,40 @@ int cmd_usage(const struct opts *o, int key)
 	}
 	opts_usage(o, stderr);
 	return 2;
+}
+
+int cmd_write_file(const char *cmd, const char *path,
+		   int (*write)(void *ctx, FILE *out), void *ctx)
+{
+	char tmp[PATH_MAX];
+	FILE *f = NULL;
+	int fd, ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.part", path) >= (int)sizeof(tmp)) {
+		cmd_error(cmd, "%s: %s", path, strerror(ENAMETOOLONG));
+		return 1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		f = fdopen(fd, "w");
+	if (!f) {
+		cmd_error(cmd, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	ret = write(ctx, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		cmd_error(cmd, "%s: %s", path, error_str(ret));
+		return 1;
+	}
+	fprintf(stderr, "ktprof %s: wrote %s\n", cmd, path);
+	return 0;
 }
 
 struct input *cmd_input_open(const char *cmd, const char *path)

@@ -8,6 +8,8 @@
 #ifndef KTPROF_CMD_H
 #define KTPROF_CMD_H
 
+#include <stdio.h>
+
 #include "util/opts.h"
 
 struct input;
@@ -45,6 +47,14 @@ void cmd_error(const char *cmd, const char *fmt, ...)
  * returns 0; anything else prints it to stderr and returns 2.
  */
 int cmd_usage(const struct opts *o, int key);
+
+/*
+ * Write @path through @write: to PATH.part, created (never through a
+ * symlink, never over an existing file), renamed into place when complete,
+ * removed on failure; "wrote PATH" on stderr. The exit status.
+ */
+int cmd_write_file(const char *cmd, const char *path,
+		   int (*write)(void *ctx, FILE *out), void *ctx);
 
 /* input_open(@path), saying why on stderr when it fails. */
 struct input *cmd_input_open(const char *cmd, const char *path);

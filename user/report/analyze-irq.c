@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/analyze-irq.h"
+#include "util/array.h"
 
 #define IRQ_NAMES_MAX 65536	/* irq numbers named; others stay numbers */
 
@@ -19,21 +20,9 @@ const char *softirq_name(uint64_t vec)
 
 static struct irq_cpu_result *cpu_res(struct analyze_irq *a, uint32_t cpu)
 {
-	struct irq_cpu_result *n;
-	uint32_t len = a->nr_cpus;
-
-	if (cpu < a->nr_cpus)
-		return &a->cpus[cpu];
-	if (cpu >= 65536)
+	if (cpu >= 65536 ||
+	    array_reserve((void **)&a->cpus, &a->nr_cpus, cpu, sizeof(*a->cpus), 8))
 		return NULL;
-	while (len <= cpu)
-		len = len ? len * 2 : 8;
-	n = realloc(a->cpus, len * sizeof(*n));
-	if (!n)
-		return NULL;
-	memset(n + a->nr_cpus, 0, (len - a->nr_cpus) * sizeof(*n));
-	a->cpus = n;
-	a->nr_cpus = len;
 	return &a->cpus[cpu];
 }
 

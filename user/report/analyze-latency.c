@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/analyze-latency.h"
+#include "util/array.h"
 
 static void result_init(struct latency_result *r)
 {
@@ -21,15 +22,8 @@ static int on_thread_new(void *ctx, uint32_t t)
 {
 	struct analyze_latency *a = ctx;
 
-	if (t >= a->cap) {
-		uint32_t cap = a->cap ? a->cap * 2 : 1024;
-		struct latency_result *n = realloc(a->threads, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		a->threads = n;
-		a->cap = cap;
-	}
+	if (array_reserve((void **)&a->threads, &a->cap, t, sizeof(*a->threads), 1024))
+		return -ENOMEM;
 	result_init(&a->threads[t]);
 	a->n = t + 1;
 	return 0;
@@ -37,20 +31,9 @@ static int on_thread_new(void *ctx, uint32_t t)
 
 static struct latency_result *cpu_res(struct analyze_latency *a, uint32_t cpu)
 {
-	struct latency_result *n;
-	uint32_t len = a->nr_cpus, i;
-
-	if (cpu < a->nr_cpus)
-		return &a->cpus[cpu];
-	while (len <= cpu)
-		len = len ? len * 2 : 8;
-	n = realloc(a->cpus, len * sizeof(*n));
-	if (!n)
+	if (cpu >= 65536 ||
+	    array_reserve((void **)&a->cpus, &a->nr_cpus, cpu, sizeof(*a->cpus), 8))
 		return NULL;
-	for (i = a->nr_cpus; i < len; i++)
-		result_init(&n[i]);
-	a->cpus = n;
-	a->nr_cpus = len;
 	return &a->cpus[cpu];
 }
 

@@ -4,21 +4,14 @@
 #include <string.h>
 
 #include "report/analyze-runtime.h"
+#include "util/array.h"
 
 static int on_thread_new(void *ctx, uint32_t t)
 {
 	struct analyze_runtime *a = ctx;
 
-	if (t >= a->cap) {
-		uint32_t cap = a->cap ? a->cap * 2 : 1024;
-		struct runtime_result *n = realloc(a->threads, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		a->threads = n;
-		a->cap = cap;
-	}
-	memset(&a->threads[t], 0, sizeof(a->threads[t]));
+	if (array_reserve((void **)&a->threads, &a->cap, t, sizeof(*a->threads), 1024))
+		return -ENOMEM;
 	hist_init(&a->threads[t].slices);
 	a->n = t + 1;
 	return 0;

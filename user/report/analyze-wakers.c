@@ -4,21 +4,14 @@
 #include <string.h>
 
 #include "report/analyze-wakers.h"
+#include "util/array.h"
 
 static int on_thread_new(void *ctx, uint32_t t)
 {
 	struct analyze_wakers *a = ctx;
 
-	if (t >= a->cap) {
-		uint32_t cap = a->cap ? a->cap * 2 : 1024;
-		uint32_t *n = realloc(a->last_edge, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		a->last_edge = n;
-		a->cap = cap;
-	}
-	a->last_edge[t] = 0;
+	if (array_reserve((void **)&a->last_edge, &a->cap, t, sizeof(*a->last_edge), 1024))
+		return -ENOMEM;
 	a->n = t + 1;
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include <json.h>
 
+#include "report/json-build.h"
 #include "report/render-diff.h"
 #include "report/svg.h"
 
@@ -168,105 +169,49 @@ int render_diff_text(const struct diff *d, const struct report_view *v, FILE *ou
 
 /* --- JSON --- */
 
-struct jctx {
-	int nomem;
-};
-
-static void put(struct jctx *j, json_object *o, const char *key, json_object *val)
-{
-	if (!val || !o || json_object_object_add(o, key, val)) {
-		j->nomem = 1;
-		json_object_put(val);
-	}
-}
-
-static void push(struct jctx *j, json_object *a, json_object *val)
-{
-	if (!val || !a || json_object_array_add(a, val)) {
-		j->nomem = 1;
-		json_object_put(val);
-	}
-}
-
-static json_object *num(double v)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.6f", v);
-	return json_object_new_double_s(v, buf);
-}
-
-static void put_num(struct jctx *j, json_object *o, const char *key, double v)
-{
-	if (isnan(v) || isinf(v)) {
-		if (json_object_object_add(o, key, NULL))	/* null */
-			j->nomem = 1;
-	} else {
-		put(j, o, key, num(v));
-	}
-}
-
-static json_object *jdist(struct jctx *j, const struct hist *h)
+static json_object *jside(struct json_build *j, const struct diff_run *x)
 {
 	json_object *o = json_object_new_object();
 
-	if (!h)
-		return o;
-	put(j, o, "count", json_object_new_uint64(h->count));
-	put(j, o, "min_ns", json_object_new_uint64(h->min));
-	put_num(j, o, "mean_ns", hist_mean(h));
-	put(j, o, "p50_ns", json_object_new_uint64(hist_percentile(h, 50)));
-	put(j, o, "p90_ns", json_object_new_uint64(hist_percentile(h, 90)));
-	put(j, o, "p99_ns", json_object_new_uint64(hist_percentile(h, 99)));
-	put(j, o, "p99_9_ns", json_object_new_uint64(hist_percentile(h, 99.9)));
-	put(j, o, "max_ns", json_object_new_uint64(h->max));
-	put(j, o, "exact", json_object_new_boolean(hist_is_exact(h)));
+	json_build_put(j, o, "path", json_object_new_string(x->r->path));
+	json_build_put(j, o, "kernel", json_object_new_string(x->r->have_meta ? x->r->meta.kernel : ""));
+	json_build_put(j, o, "cpus", json_object_new_uint64(x->cpus));
+	json_build_put(j, o, "window_ns", json_object_new_uint64(x->r->window_ns));
+	json_build_put(j, o, "events", json_object_new_uint64(x->r->events));
+	json_build_put(j, o, "lost_records", json_object_new_uint64(x->r->lost));
 	return o;
 }
 
-static json_object *jside(struct jctx *j, const struct diff_run *x)
-{
-	json_object *o = json_object_new_object();
-
-	put(j, o, "path", json_object_new_string(x->r->path));
-	put(j, o, "kernel", json_object_new_string(x->r->have_meta ? x->r->meta.kernel : ""));
-	put(j, o, "cpus", json_object_new_uint64(x->cpus));
-	put(j, o, "window_ns", json_object_new_uint64(x->r->window_ns));
-	put(j, o, "events", json_object_new_uint64(x->r->events));
-	put(j, o, "lost_records", json_object_new_uint64(x->r->lost));
-	return o;
-}
-
-static json_object *jitem(struct jctx *j, const struct diff *d, const struct diff_item *it)
+static json_object *jitem(struct json_build *j, const struct diff *d, const struct diff_item *it)
 {
 	json_object *o = json_object_new_object();
 	char line[512];
 
-	put(j, o, "entity", json_object_new_string(entity_names[it->entity]));
-	put(j, o, "name", json_object_new_string(it->name));
-	put(j, o, "metric", json_object_new_string(it->metric));
-	put(j, o, "unit", json_object_new_string(it->unit));
-	put(j, o, "in_a", json_object_new_boolean(it->in_a));
-	put(j, o, "in_b", json_object_new_boolean(it->in_b));
-	put_num(j, o, "a", it->a);
-	put_num(j, o, "b", it->b);
-	put_num(j, o, "delta", it->delta);
-	put_num(j, o, "relative", it->rel);
-	put_num(j, o, "score", it->score);
-	put(j, o, "text", json_object_new_string(diff_sentence(d, it, line, sizeof(line))));
+	json_build_put(j, o, "entity", json_object_new_string(entity_names[it->entity]));
+	json_build_put(j, o, "name", json_object_new_string(it->name));
+	json_build_put(j, o, "metric", json_object_new_string(it->metric));
+	json_build_put(j, o, "unit", json_object_new_string(it->unit));
+	json_build_put(j, o, "in_a", json_object_new_boolean(it->in_a));
+	json_build_put(j, o, "in_b", json_object_new_boolean(it->in_b));
+	json_build_num(j, o, "a", it->a, 6);
+	json_build_num(j, o, "b", it->b, 6);
+	json_build_num(j, o, "delta", it->delta, 6);
+	json_build_num(j, o, "relative", it->rel, 6);
+	json_build_num(j, o, "score", it->score, 6);
+	json_build_put(j, o, "text", json_object_new_string(diff_sentence(d, it, line, sizeof(line))));
 	if (it->kind == DIFF_DIST) {
 		json_object *t = json_object_new_object();
 
-		put(j, o, "a_dist", jdist(j, it->ha));
-		put(j, o, "b_dist", jdist(j, it->hb));
-		put(j, t, "test", json_object_new_string("mann-whitney-u"));
-		put(j, t, "tested", json_object_new_boolean(it->tested));
-		put_num(j, t, "u", it->mw.u);
-		put_num(j, t, "z", it->mw.z);
-		put_num(j, t, "p", it->mw.p);
-		put_num(j, t, "effect", it->mw.effect);
-		put(j, t, "significant", json_object_new_boolean(it->significant));
-		put(j, o, "test", t);
+		json_build_put(j, o, "a_dist", json_build_dist(j, it->ha));
+		json_build_put(j, o, "b_dist", json_build_dist(j, it->hb));
+		json_build_put(j, t, "test", json_object_new_string("mann-whitney-u"));
+		json_build_put(j, t, "tested", json_object_new_boolean(it->tested));
+		json_build_num(j, t, "u", it->mw.u, 6);
+		json_build_num(j, t, "z", it->mw.z, 6);
+		json_build_num(j, t, "p", it->mw.p, 6);
+		json_build_num(j, t, "effect", it->mw.effect, 6);
+		json_build_put(j, t, "significant", json_object_new_boolean(it->significant));
+		json_build_put(j, o, "test", t);
 	}
 	return o;
 }
@@ -275,28 +220,28 @@ int render_diff_json(const struct diff *d, const struct report_view *v, FILE *ou
 {
 	json_object *doc = json_object_new_object(), *c = json_object_new_object();
 	json_object *items = json_object_new_array(), *verdict = json_object_new_array();
-	struct jctx j = { 0 };
+	struct json_build j = { 0 };
 	const char *text;
 	int ret = 0;
 	size_t i;
 
-	put(&j, doc, "schema", json_object_new_string("ktprof-diff"));
-	put(&j, doc, "version", json_object_new_string(DIFF_JSON_VERSION));
-	put(&j, doc, "a", jside(&j, &d->a));
-	put(&j, doc, "b", jside(&j, &d->b));
-	put(&j, c, "rates", json_object_new_boolean(!d->cfg.absolute));
-	put(&j, c, "per_cpu", json_object_new_boolean(d->cfg.per_cpu));
-	put(&j, c, "test", json_object_new_string("mann-whitney-u"));
-	put_num(&j, c, "alpha", diff_alpha(&d->cfg));
-	put_num(&j, c, "min_effect", diff_min_effect(&d->cfg));
-	put(&j, doc, "compare", c);
+	json_build_put(&j, doc, "schema", json_object_new_string("ktprof-diff"));
+	json_build_put(&j, doc, "version", json_object_new_string(DIFF_JSON_VERSION));
+	json_build_put(&j, doc, "a", jside(&j, &d->a));
+	json_build_put(&j, doc, "b", jside(&j, &d->b));
+	json_build_put(&j, c, "rates", json_object_new_boolean(!d->cfg.absolute));
+	json_build_put(&j, c, "per_cpu", json_object_new_boolean(d->cfg.per_cpu));
+	json_build_put(&j, c, "test", json_object_new_string("mann-whitney-u"));
+	json_build_num(&j, c, "alpha", diff_alpha(&d->cfg), 6);
+	json_build_num(&j, c, "min_effect", diff_min_effect(&d->cfg), 6);
+	json_build_put(&j, doc, "compare", c);
 	for (i = 0; i < d->nverdict; i++)
-		push(&j, verdict, jitem(&j, d, &d->items[d->verdict[i]]));
-	put(&j, doc, "verdict", verdict);
+		json_build_push(&j, verdict, jitem(&j, d, &d->items[d->verdict[i]]));
+	json_build_put(&j, doc, "verdict", verdict);
 	for (i = 0; i < d->n; i++)
 		if (shown(v, &d->items[i]))
-			push(&j, items, jitem(&j, d, &d->items[i]));
-	put(&j, doc, "items", items);
+			json_build_push(&j, items, jitem(&j, d, &d->items[i]));
+	json_build_put(&j, doc, "items", items);
 	if (j.nomem) {
 		json_object_put(doc);
 		return -ENOMEM;

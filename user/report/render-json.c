@@ -11,43 +11,18 @@
 
 #include <json.h>
 
+#include "report/json-build.h"
 #include "report/render.h"
 
 struct jctx {
+	struct json_build b;
 	const struct report *r;
 	const struct report_view *v;
-	int nomem;
 };
-
-/* Add @val to object @o under @key; a NULL @val marks the build failed. */
-static void put(struct jctx *j, json_object *o, const char *key, json_object *val)
-{
-	if (!val || !o || json_object_object_add(o, key, val)) {
-		j->nomem = 1;
-		json_object_put(val);
-	}
-}
-
-static void push(struct jctx *j, json_object *a, json_object *val)
-{
-	if (!val || !a || json_object_array_add(a, val)) {
-		j->nomem = 1;
-		json_object_put(val);
-	}
-}
 
 static json_object *u64(uint64_t v)
 {
 	return json_object_new_uint64(v);
-}
-
-/* A double printed with @decimals digits after the point. */
-static json_object *num(double v, int decimals)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	return json_object_new_double_s(v, buf);
 }
 
 static json_object *str(const char *s)
@@ -60,28 +35,12 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
-static json_object *dist(struct jctx *j, const struct hist *h)
-{
-	json_object *o = json_object_new_object();
-
-	put(j, o, "count", u64(h->count));
-	put(j, o, "min_ns", u64(h->min));
-	put(j, o, "mean_ns", num(hist_mean(h), 1));
-	put(j, o, "p50_ns", u64(hist_percentile(h, 50)));
-	put(j, o, "p90_ns", u64(hist_percentile(h, 90)));
-	put(j, o, "p99_ns", u64(hist_percentile(h, 99)));
-	put(j, o, "p99_9_ns", u64(hist_percentile(h, 99.9)));
-	put(j, o, "max_ns", u64(h->max));
-	put(j, o, "exact", json_object_new_boolean(hist_is_exact(h)));
-	return o;
-}
-
 static json_object *latencies(struct jctx *j, const struct hist h[2])
 {
 	json_object *o = json_object_new_object();
 
-	put(j, o, "wakeup", dist(j, &h[SCHED_WAKEUP]));
-	put(j, o, "runqueue", dist(j, &h[SCHED_RUNQUEUE]));
+	json_build_put(&j->b, o, "wakeup", json_build_dist(&j->b, &h[SCHED_WAKEUP]));
+	json_build_put(&j->b, o, "runqueue", json_build_dist(&j->b, &h[SCHED_RUNQUEUE]));
 	return o;
 }
 
@@ -92,14 +51,14 @@ static json_object *thread_ref(struct jctx *j, uint32_t t)
 	const struct sched_thread *th;
 
 	if (t == SCHED_IDLE) {
-		put(j, o, "pid", u64(0));
-		put(j, o, "comm", str("swapper"));
+		json_build_put(&j->b, o, "pid", u64(0));
+		json_build_put(&j->b, o, "comm", str("swapper"));
 		return o;
 	}
 	th = &j->r->sched.threads[t];
-	put(j, o, "pid", u64(th->pid));
-	put(j, o, "tgid", u64(th->tgid));
-	put(j, o, "comm", str(th->comm));
+	json_build_put(&j->b, o, "pid", u64(th->pid));
+	json_build_put(&j->b, o, "tgid", u64(th->tgid));
+	json_build_put(&j->b, o, "comm", str(th->comm));
 	return o;
 }
 
@@ -108,17 +67,17 @@ static json_object *capture(struct jctx *j)
 	const struct report *r = j->r;
 	json_object *o = json_object_new_object();
 
-	put(j, o, "path", str(r->path));
-	put(j, o, "kernel", str(r->have_meta ? r->meta.kernel : ""));
-	put(j, o, "machine", str(r->have_meta ? r->meta.machine : ""));
-	put(j, o, "cpus", u64(r->nr_cpus));
-	put(j, o, "session_start_ns", u64(r->session_start));
-	put(j, o, "session_stop_ns", u64(r->session_stop));
-	put(j, o, "events", u64(r->events));
-	put(j, o, "lost_records", u64(r->lost));
-	put(j, o, "samples", u64(r->samples));
-	put(j, o, "truncated", json_object_new_boolean(r->truncated));
-	put(j, o, "damaged", json_object_new_boolean(r->damaged));
+	json_build_put(&j->b, o, "path", str(r->path));
+	json_build_put(&j->b, o, "kernel", str(r->have_meta ? r->meta.kernel : ""));
+	json_build_put(&j->b, o, "machine", str(r->have_meta ? r->meta.machine : ""));
+	json_build_put(&j->b, o, "cpus", u64(r->nr_cpus));
+	json_build_put(&j->b, o, "session_start_ns", u64(r->session_start));
+	json_build_put(&j->b, o, "session_stop_ns", u64(r->session_stop));
+	json_build_put(&j->b, o, "events", u64(r->events));
+	json_build_put(&j->b, o, "lost_records", u64(r->lost));
+	json_build_put(&j->b, o, "samples", u64(r->samples));
+	json_build_put(&j->b, o, "truncated", json_object_new_boolean(r->truncated));
+	json_build_put(&j->b, o, "damaged", json_object_new_boolean(r->damaged));
 	if (r->sched_ext[0].present || r->sched_ext[1].present) {
 		json_object *x = json_object_new_object();
 		int i;
@@ -126,15 +85,15 @@ static json_object *capture(struct jctx *j)
 		for (i = 0; i < 2; i++) {
 			json_object *s = json_object_new_object();
 
-			put(j, s, "present", json_object_new_boolean(r->sched_ext[i].present));
-			put(j, s, "state", str(r->sched_ext[i].state));
-			put(j, s, "ops", str(r->sched_ext[i].ops));
-			put(j, s, "enable_seq", u64(r->sched_ext[i].enable_seq));
-			put(j, x, i ? "stop" : "start", s);
+			json_build_put(&j->b, s, "present", json_object_new_boolean(r->sched_ext[i].present));
+			json_build_put(&j->b, s, "state", str(r->sched_ext[i].state));
+			json_build_put(&j->b, s, "ops", str(r->sched_ext[i].ops));
+			json_build_put(&j->b, s, "enable_seq", u64(r->sched_ext[i].enable_seq));
+			json_build_put(&j->b, x, i ? "stop" : "start", s);
 		}
-		put(j, o, "sched_ext", x);
+		json_build_put(&j->b, o, "sched_ext", x);
 	}
-	put(j, o, "problem", str(r->problem));
+	json_build_put(&j->b, o, "problem", str(r->problem));
 	return o;
 }
 
@@ -143,11 +102,11 @@ static json_object *window(struct jctx *j)
 	const struct report *r = j->r;
 	json_object *o = json_object_new_object();
 
-	put(j, o, "from_ns", u64(r->from));
-	put(j, o, "to_ns", u64(r->to));
-	put(j, o, "duration_ns", u64(r->window_ns));
-	put(j, o, "from_rel_ns", u64(r->session_start ? r->from - r->session_start : 0));
-	put(j, o, "to_rel_ns", u64(r->session_start ? r->to - r->session_start : 0));
+	json_build_put(&j->b, o, "from_ns", u64(r->from));
+	json_build_put(&j->b, o, "to_ns", u64(r->to));
+	json_build_put(&j->b, o, "duration_ns", u64(r->window_ns));
+	json_build_put(&j->b, o, "from_rel_ns", u64(r->session_start ? r->from - r->session_start : 0));
+	json_build_put(&j->b, o, "to_rel_ns", u64(r->session_start ? r->to - r->session_start : 0));
 	return o;
 }
 
@@ -156,9 +115,9 @@ static json_object *excluded(struct jctx *j)
 	const struct report *r = j->r;
 	json_object *o = json_object_new_object();
 
-	put(j, o, "wakeup_latencies", u64(r->sched.latency_excluded[SCHED_WAKEUP]));
-	put(j, o, "runqueue_latencies", u64(r->sched.latency_excluded[SCHED_RUNQUEUE]));
-	put(j, o, "inconsistent_records", u64(r->sched.inconsistent));
+	json_build_put(&j->b, o, "wakeup_latencies", u64(r->sched.latency_excluded[SCHED_WAKEUP]));
+	json_build_put(&j->b, o, "runqueue_latencies", u64(r->sched.latency_excluded[SCHED_RUNQUEUE]));
+	json_build_put(&j->b, o, "inconsistent_records", u64(r->sched.inconsistent));
 	return o;
 }
 
@@ -181,27 +140,27 @@ static json_object *one_cpu(struct jctx *j, uint32_t cpu)
 	json_object *o = json_object_new_object(), *u = json_object_new_object();
 	uint64_t known = c->busy_ns + c->idle_ns;
 
-	put(j, o, "cpu", u64(cpu));
-	put(j, o, "busy_ns", u64(c->busy_ns));
-	put(j, o, "idle_ns", u64(c->idle_ns));
-	put(j, o, "utilization_pct", num(pct(c->busy_ns, known), 3));
-	put(j, o, "hardirq_ns", u64(q ? q->ns[SCHED_HARDIRQ] : 0));
-	put(j, o, "softirq_ns", u64(q ? q->ns[SCHED_SOFTIRQ] : 0));
-	put(j, o, "work_ns", u64(q ? q->ns[SCHED_WORK] : 0));
-	put(j, o, "switches", u64(c->switches));
-	put(j, o, "switches_per_s", num(known ? c->switches / (known / 1e9) : 0, 3));
-	put(j, o, "migrations_in", u64(c->migrations_in));
-	put(j, o, "migrations_out", u64(c->migrations_out));
-	put(j, o, "ipi_sent", u64(q ? q->ipi_sent : 0));
-	put(j, o, "ipi_received", u64(q ? q->ipi_received : 0));
-	put(j, u, "nodata_ns", u64(c->gap_ns[SCHED_GAP_NODATA]));
-	put(j, u, "loss_ns", u64(c->gap_ns[SCHED_GAP_LOSS]));
-	put(j, u, "offline_ns", u64(c->gap_ns[SCHED_GAP_OFFLINE]));
-	put(j, o, "unknown", u);
-	put(j, o, "records", u64(st ? st->records : 0));
-	put(j, o, "lost_records", u64(st ? st->lost : 0));
+	json_build_put(&j->b, o, "cpu", u64(cpu));
+	json_build_put(&j->b, o, "busy_ns", u64(c->busy_ns));
+	json_build_put(&j->b, o, "idle_ns", u64(c->idle_ns));
+	json_build_num(&j->b, o, "utilization_pct", pct(c->busy_ns, known), 3);
+	json_build_put(&j->b, o, "hardirq_ns", u64(q ? q->ns[SCHED_HARDIRQ] : 0));
+	json_build_put(&j->b, o, "softirq_ns", u64(q ? q->ns[SCHED_SOFTIRQ] : 0));
+	json_build_put(&j->b, o, "work_ns", u64(q ? q->ns[SCHED_WORK] : 0));
+	json_build_put(&j->b, o, "switches", u64(c->switches));
+	json_build_num(&j->b, o, "switches_per_s", known ? c->switches / (known / 1e9) : 0, 3);
+	json_build_put(&j->b, o, "migrations_in", u64(c->migrations_in));
+	json_build_put(&j->b, o, "migrations_out", u64(c->migrations_out));
+	json_build_put(&j->b, o, "ipi_sent", u64(q ? q->ipi_sent : 0));
+	json_build_put(&j->b, o, "ipi_received", u64(q ? q->ipi_received : 0));
+	json_build_put(&j->b, u, "nodata_ns", u64(c->gap_ns[SCHED_GAP_NODATA]));
+	json_build_put(&j->b, u, "loss_ns", u64(c->gap_ns[SCHED_GAP_LOSS]));
+	json_build_put(&j->b, u, "offline_ns", u64(c->gap_ns[SCHED_GAP_OFFLINE]));
+	json_build_put(&j->b, o, "unknown", u);
+	json_build_put(&j->b, o, "records", u64(st ? st->records : 0));
+	json_build_put(&j->b, o, "lost_records", u64(st ? st->lost : 0));
 	if (cpu < r->latency.nr_cpus)
-		put(j, o, "latency", latencies(j, r->latency.cpus[cpu].h));
+		json_build_put(&j->b, o, "latency", latencies(j, r->latency.cpus[cpu].h));
 	return o;
 }
 
@@ -212,7 +171,7 @@ static json_object *cpus(struct jctx *j)
 
 	for (cpu = 0; cpu < j->r->cpu.nr_cpus; cpu++)
 		if (report_cpu_shown(j->r, cpu))
-			push(j, a, one_cpu(j, cpu));
+			json_build_push(&j->b, a, one_cpu(j, cpu));
 	return a;
 }
 
@@ -220,9 +179,9 @@ static json_object *machine(struct jctx *j)
 {
 	json_object *o = json_object_new_object();
 
-	put(j, o, "busy_ns", u64(j->r->busy_ns));
-	put(j, o, "known_ns", u64(j->r->known_ns));
-	put(j, o, "utilization_pct", num(pct(j->r->busy_ns, j->r->known_ns), 3));
+	json_build_put(&j->b, o, "busy_ns", u64(j->r->busy_ns));
+	json_build_put(&j->b, o, "known_ns", u64(j->r->known_ns));
+	json_build_num(&j->b, o, "utilization_pct", pct(j->r->busy_ns, j->r->known_ns), 3);
 	return o;
 }
 
@@ -239,10 +198,10 @@ static json_object *states(struct jctx *j, uint32_t t)
 	int k;
 
 	for (k = SCHED_RUNNING; k < SCHED_DEAD; k++) {
-		put(j, o, names[k], u64(st->ns[k]));
+		json_build_put(&j->b, o, names[k], u64(st->ns[k]));
 		known += st->ns[k];
 	}
-	put(j, o, "unknown_ns", u64(known < j->r->window_ns ? j->r->window_ns - known : 0));
+	json_build_put(&j->b, o, "unknown_ns", u64(known < j->r->window_ns ? j->r->window_ns - known : 0));
 	return o;
 }
 
@@ -250,10 +209,10 @@ static json_object *migration_counts(struct jctx *j, const struct migrations_res
 {
 	json_object *o = json_object_new_object();
 
-	put(j, o, "same_llc", u64(m->count[MIGRATION_SAME_LLC]));
-	put(j, o, "cross_llc", u64(m->count[MIGRATION_CROSS_LLC]));
-	put(j, o, "cross_numa", u64(m->count[MIGRATION_CROSS_NUMA]));
-	put(j, o, "unknown_topology", u64(m->count[MIGRATION_UNKNOWN]));
+	json_build_put(&j->b, o, "same_llc", u64(m->count[MIGRATION_SAME_LLC]));
+	json_build_put(&j->b, o, "cross_llc", u64(m->count[MIGRATION_CROSS_LLC]));
+	json_build_put(&j->b, o, "cross_numa", u64(m->count[MIGRATION_CROSS_NUMA]));
+	json_build_put(&j->b, o, "unknown_topology", u64(m->count[MIGRATION_UNKNOWN]));
 	return o;
 }
 
@@ -264,19 +223,19 @@ static json_object *one_thread(struct jctx *j, uint32_t t)
 	const struct runtime_result *rt = &r->runtime.threads[t];
 	json_object *o = json_object_new_object();
 
-	put(j, o, "pid", u64(th->pid));
-	put(j, o, "tgid", u64(th->tgid));
-	put(j, o, "comm", str(th->comm));
-	put(j, o, "kthread", json_object_new_boolean(th->kthread));
-	put(j, o, "runtime_ns", u64(rt->runtime_ns));
-	put(j, o, "cpu_pct", num(pct(rt->runtime_ns, r->window_ns), 3));
-	put(j, o, "machine_pct", num(pct(rt->runtime_ns, r->known_ns), 3));
-	put(j, o, "voluntary_switches", u64(rt->voluntary));
-	put(j, o, "involuntary_switches", u64(rt->involuntary));
-	put(j, o, "slices", dist(j, &rt->slices));
-	put(j, o, "states", states(j, t));
-	put(j, o, "latency", latencies(j, r->latency.threads[t].h));
-	put(j, o, "migrations", migration_counts(j, &r->migrations.threads[t]));
+	json_build_put(&j->b, o, "pid", u64(th->pid));
+	json_build_put(&j->b, o, "tgid", u64(th->tgid));
+	json_build_put(&j->b, o, "comm", str(th->comm));
+	json_build_put(&j->b, o, "kthread", json_object_new_boolean(th->kthread));
+	json_build_put(&j->b, o, "runtime_ns", u64(rt->runtime_ns));
+	json_build_num(&j->b, o, "cpu_pct", pct(rt->runtime_ns, r->window_ns), 3);
+	json_build_num(&j->b, o, "machine_pct", pct(rt->runtime_ns, r->known_ns), 3);
+	json_build_put(&j->b, o, "voluntary_switches", u64(rt->voluntary));
+	json_build_put(&j->b, o, "involuntary_switches", u64(rt->involuntary));
+	json_build_put(&j->b, o, "slices", json_build_dist(&j->b, &rt->slices));
+	json_build_put(&j->b, o, "states", states(j, t));
+	json_build_put(&j->b, o, "latency", latencies(j, r->latency.threads[t].h));
+	json_build_put(&j->b, o, "migrations", migration_counts(j, &r->migrations.threads[t]));
 	return o;
 }
 
@@ -293,9 +252,9 @@ static json_object *threads(struct jctx *j)
 	uint32_t n, i, *t = report_threads_sorted(j->r, &n, by_runtime);
 
 	if (!t)
-		j->nomem = 1;
+		j->b.nomem = 1;
 	for (i = 0; t && i < n; i++)
-		push(j, a, one_thread(j, t[i]));
+		json_build_push(&j->b, a, one_thread(j, t[i]));
 	free(t);
 	return a;
 }
@@ -313,17 +272,17 @@ static json_object *processes(struct jctx *j)
 		if (!r->process_selected[p] || !pr->threads)
 			continue;
 		o = json_object_new_object();
-		put(j, o, "tgid", u64(r->sched.procs[p].tgid));
-		put(j, o, "comm", str(r->sched.procs[p].comm));
-		put(j, o, "threads", u64(pr->threads));
-		put(j, o, "runtime_ns", u64(pr->runtime_ns));
-		put(j, o, "cpu_pct", num(pct(pr->runtime_ns, r->window_ns), 3));
-		put(j, o, "machine_pct", num(pct(pr->runtime_ns, r->known_ns), 3));
-		put(j, o, "voluntary_switches", u64(pr->voluntary));
-		put(j, o, "involuntary_switches", u64(pr->involuntary));
-		put(j, o, "migrations", u64(pr->migrations));
-		put(j, o, "latency", latencies(j, pr->latency));
-		push(j, a, o);
+		json_build_put(&j->b, o, "tgid", u64(r->sched.procs[p].tgid));
+		json_build_put(&j->b, o, "comm", str(r->sched.procs[p].comm));
+		json_build_put(&j->b, o, "threads", u64(pr->threads));
+		json_build_put(&j->b, o, "runtime_ns", u64(pr->runtime_ns));
+		json_build_num(&j->b, o, "cpu_pct", pct(pr->runtime_ns, r->window_ns), 3);
+		json_build_num(&j->b, o, "machine_pct", pct(pr->runtime_ns, r->known_ns), 3);
+		json_build_put(&j->b, o, "voluntary_switches", u64(pr->voluntary));
+		json_build_put(&j->b, o, "involuntary_switches", u64(pr->involuntary));
+		json_build_put(&j->b, o, "migrations", u64(pr->migrations));
+		json_build_put(&j->b, o, "latency", latencies(j, pr->latency));
+		json_build_push(&j->b, a, o);
 	}
 	return a;
 }
@@ -336,18 +295,18 @@ static json_object *migrations(struct jctx *j)
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	uint32_t i;
 
-	put(j, o, "total", migration_counts(j, &m->total));
+	json_build_put(&j->b, o, "total", migration_counts(j, &m->total));
 	for (i = 0; i < m->cpu_pairs.n; i++) {
 		json_object *p = json_object_new_object();
 
-		put(j, p, "from", u64(m->cpu_pairs.v[i].a));
-		put(j, p, "to", u64(m->cpu_pairs.v[i].b));
-		put(j, p, "count", u64(m->cpu_pairs.v[i].count));
-		put(j, p, "class", str(classes[migration_classify(m, m->cpu_pairs.v[i].a,
+		json_build_put(&j->b, p, "from", u64(m->cpu_pairs.v[i].a));
+		json_build_put(&j->b, p, "to", u64(m->cpu_pairs.v[i].b));
+		json_build_put(&j->b, p, "count", u64(m->cpu_pairs.v[i].count));
+		json_build_put(&j->b, p, "class", str(classes[migration_classify(m, m->cpu_pairs.v[i].a,
 								   m->cpu_pairs.v[i].b)]));
-		push(j, a, p);
+		json_build_push(&j->b, a, p);
 	}
-	put(j, o, "cpu_pairs", a);
+	json_build_put(&j->b, o, "cpu_pairs", a);
 	return o;
 }
 
@@ -363,19 +322,19 @@ static json_object *preemption(struct jctx *j)
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	uint32_t i;
 
-	put(j, o, "total", u64(j->r->preempt.total));
+	json_build_put(&j->b, o, "total", u64(j->r->preempt.total));
 	for (i = 0; i < p->n; i++) {
 		json_object *e;
 
 		if (!pair_selected(j->r, p->v[i].a, p->v[i].b))
 			continue;
 		e = json_object_new_object();
-		put(j, e, "preemptor", thread_ref(j, p->v[i].a));
-		put(j, e, "preempted", thread_ref(j, p->v[i].b));
-		put(j, e, "count", u64(p->v[i].count));
-		push(j, a, e);
+		json_build_put(&j->b, e, "preemptor", thread_ref(j, p->v[i].a));
+		json_build_put(&j->b, e, "preempted", thread_ref(j, p->v[i].b));
+		json_build_put(&j->b, e, "count", u64(p->v[i].count));
+		json_build_push(&j->b, a, e);
 	}
-	put(j, o, "pairs", a);
+	json_build_put(&j->b, o, "pairs", a);
 	return o;
 }
 
@@ -390,11 +349,11 @@ static json_object *waker_ref(struct jctx *j, uint32_t id)
 		o = thread_ref(j, w.id);
 	else
 		o = json_object_new_object();
-	put(j, o, "kind", str(kinds[w.kind < 5 ? w.kind : 4]));
+	json_build_put(&j->b, o, "kind", str(kinds[w.kind < 5 ? w.kind : 4]));
 	if (w.kind != SCHED_WAKER_THREAD && w.kind != SCHED_WAKER_UNKNOWN)
-		put(j, o, w.kind == SCHED_WAKER_IDLE ? "cpu" : w.kind == SCHED_WAKER_HARDIRQ ?
+		json_build_put(&j->b, o, w.kind == SCHED_WAKER_IDLE ? "cpu" : w.kind == SCHED_WAKER_HARDIRQ ?
 		    "irq" : "vector", u64(w.id));
-	put(j, o, "name", str(report_waker_name(j->r, id, name, sizeof(name))));
+	json_build_put(&j->b, o, "name", str(report_waker_name(j->r, id, name, sizeof(name))));
 	return o;
 }
 
@@ -404,8 +363,8 @@ static json_object *wakers(struct jctx *j)
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	uint32_t i;
 
-	put(j, o, "wakings", u64(j->r->wakers.wakings));
-	put(j, o, "wakings_of_running", u64(j->r->wakers.running));
+	json_build_put(&j->b, o, "wakings", u64(j->r->wakers.wakings));
+	json_build_put(&j->b, o, "wakings_of_running", u64(j->r->wakers.running));
 	for (i = 0; i < p->n; i++) {
 		const struct pair *e = &p->v[i];
 		json_object *x, *l;
@@ -414,16 +373,16 @@ static json_object *wakers(struct jctx *j)
 			continue;
 		x = json_object_new_object();
 		l = json_object_new_object();
-		put(j, x, "waker", waker_ref(j, e->a));
-		put(j, x, "wakee", thread_ref(j, e->b));
-		put(j, x, "count", u64(e->count));
-		put(j, l, "count", u64(e->n));
-		put(j, l, "mean_ns", num(e->n ? (double)e->sum / e->n : 0, 1));
-		put(j, l, "max_ns", u64(e->max));
-		put(j, x, "latency", l);
-		push(j, a, x);
+		json_build_put(&j->b, x, "waker", waker_ref(j, e->a));
+		json_build_put(&j->b, x, "wakee", thread_ref(j, e->b));
+		json_build_put(&j->b, x, "count", u64(e->count));
+		json_build_put(&j->b, l, "count", u64(e->n));
+		json_build_num(&j->b, l, "mean_ns", e->n ? (double)e->sum / e->n : 0, 1);
+		json_build_put(&j->b, l, "max_ns", u64(e->max));
+		json_build_put(&j->b, x, "latency", l);
+		json_build_push(&j->b, a, x);
 	}
-	put(j, o, "edges", a);
+	json_build_put(&j->b, o, "edges", a);
 	return o;
 }
 
@@ -442,13 +401,13 @@ static json_object *handlers(struct jctx *j)
 			h->kind == SCHED_SOFTIRQ ? softirq_name(h->id) :
 			report_ksym(j->r, h->id, sym, sizeof(sym));
 
-		put(j, o, "kind", str(kinds[h->kind]));
-		put(j, o, h->kind == SCHED_HARDIRQ ? "irq" : h->kind == SCHED_SOFTIRQ ?
+		json_build_put(&j->b, o, "kind", str(kinds[h->kind]));
+		json_build_put(&j->b, o, h->kind == SCHED_HARDIRQ ? "irq" : h->kind == SCHED_SOFTIRQ ?
 		    "vector" : "function", u64(h->id));
-		put(j, o, "name", str(name));
-		put(j, o, "self_ns", u64(h->self_ns));
-		put(j, o, "duration", dist(j, &h->durations));
-		push(j, a, o);
+		json_build_put(&j->b, o, "name", str(name));
+		json_build_put(&j->b, o, "self_ns", u64(h->self_ns));
+		json_build_put(&j->b, o, "duration", json_build_dist(&j->b, &h->durations));
+		json_build_push(&j->b, a, o);
 	}
 	return a;
 }
@@ -460,17 +419,17 @@ static json_object *irq(struct jctx *j)
 	char sym[128];
 	uint32_t i;
 
-	put(j, o, "handlers", handlers(j));
+	json_build_put(&j->b, o, "handlers", handlers(j));
 	for (i = 0; i < q->nr_ipis; i++) {
 		json_object *p = json_object_new_object();
 
-		put(j, p, "function", str(q->ipis[i].callback ?
+		json_build_put(&j->b, p, "function", str(q->ipis[i].callback ?
 			report_ksym(j->r, q->ipis[i].callback, sym, sizeof(sym)) : "reschedule"));
-		put(j, p, "sent", u64(q->ipis[i].sent));
-		put(j, p, "targets", u64(q->ipis[i].targets));
-		push(j, a, p);
+		json_build_put(&j->b, p, "sent", u64(q->ipis[i].sent));
+		json_build_put(&j->b, p, "targets", u64(q->ipis[i].targets));
+		json_build_push(&j->b, a, p);
 	}
-	put(j, o, "ipis", a);
+	json_build_put(&j->b, o, "ipis", a);
 	return o;
 }
 
@@ -480,13 +439,13 @@ static json_object *subject(struct jctx *j, enum finding_subject s, uint32_t id)
 
 	if (s == SUBJECT_THREAD) {
 		o = thread_ref(j, id);
-		put(j, o, "kind", str("thread"));
+		json_build_put(&j->b, o, "kind", str("thread"));
 		return o;
 	}
 	o = json_object_new_object();
-	put(j, o, "kind", str(s == SUBJECT_CPU ? "cpu" : "machine"));
+	json_build_put(&j->b, o, "kind", str(s == SUBJECT_CPU ? "cpu" : "machine"));
 	if (s == SUBJECT_CPU)
-		put(j, o, "cpu", u64(id));
+		json_build_put(&j->b, o, "cpu", u64(id));
 	return o;
 }
 
@@ -500,13 +459,13 @@ static json_object *findings(struct jctx *j)
 		const struct finding *x = &f->v[i];
 		json_object *o = json_object_new_object();
 
-		put(j, o, "rule", str(findings_rules[x->rule].name));
-		put(j, o, "subject", subject(j, x->subject, x->id));
-		put(j, o, "value", num(x->value, 6));
-		put(j, o, "threshold", num(x->threshold, 6));
-		put(j, o, "unit", str(findings_rules[x->rule].unit));
-		put(j, o, "text", str(x->text));
-		push(j, a, o);
+		json_build_put(&j->b, o, "rule", str(findings_rules[x->rule].name));
+		json_build_put(&j->b, o, "subject", subject(j, x->subject, x->id));
+		json_build_num(&j->b, o, "value", x->value, 6);
+		json_build_num(&j->b, o, "threshold", x->threshold, 6);
+		json_build_put(&j->b, o, "unit", str(findings_rules[x->rule].unit));
+		json_build_put(&j->b, o, "text", str(x->text));
+		json_build_push(&j->b, a, o);
 	}
 	return a;
 }
@@ -517,20 +476,20 @@ static json_object *outliers(struct jctx *j)
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	size_t i;
 
-	put(j, o, "method", str(j->r->cfg.findings.method == OUTLIER_MAD ? "mad" : "iqr"));
+	json_build_put(&j->b, o, "method", str(j->r->cfg.findings.method == OUTLIER_MAD ? "mad" : "iqr"));
 	for (i = 0; i < f->no; i++) {
 		const struct outlier *x = &f->o[i];
 		json_object *e = json_object_new_object();
 
-		put(j, e, "metric", str(x->metric));
-		put(j, e, "unit", str(x->unit));
-		put(j, e, "subject", subject(j, x->subject, x->id));
-		put(j, e, "value", num(x->value, 6));
-		put(j, e, "limit", num(x->limit, 6));
-		put(j, e, "score", num(x->score, 6));
-		push(j, a, e);
+		json_build_put(&j->b, e, "metric", str(x->metric));
+		json_build_put(&j->b, e, "unit", str(x->unit));
+		json_build_put(&j->b, e, "subject", subject(j, x->subject, x->id));
+		json_build_num(&j->b, e, "value", x->value, 6);
+		json_build_num(&j->b, e, "limit", x->limit, 6);
+		json_build_num(&j->b, e, "score", x->score, 6);
+		json_build_push(&j->b, a, e);
 	}
-	put(j, o, "items", a);
+	json_build_put(&j->b, o, "items", a);
 	return o;
 }
 
@@ -543,10 +502,10 @@ static json_object *symbols(struct jctx *j, int64_t tgid)
 	for (i = 0; i < n && i < j->v->top; i++) {
 		json_object *o = json_object_new_object();
 
-		put(j, o, "symbol", str(rows[i].symbol));
-		put(j, o, "self", u64(rows[i].self));
-		put(j, o, "total", u64(rows[i].total));
-		push(j, a, o);
+		json_build_put(&j->b, o, "symbol", str(rows[i].symbol));
+		json_build_put(&j->b, o, "self", u64(rows[i].self));
+		json_build_put(&j->b, o, "total", u64(rows[i].total));
+		json_build_push(&j->b, a, o);
 	}
 	free(rows);
 	return a;
@@ -561,22 +520,22 @@ static json_object *profile(struct jctx *j)
 	unsigned int n, i;
 	char comm[32];
 
-	put(j, o, "samples", u64(profile_samples(r->profile)));
-	put(j, o, "sources", str(r->have_meta ? r->meta.samples : ""));
-	put(j, o, "symbols", symbols(j, -1));
+	json_build_put(&j->b, o, "samples", u64(profile_samples(r->profile)));
+	json_build_put(&j->b, o, "sources", str(r->have_meta ? r->meta.samples : ""));
+	json_build_put(&j->b, o, "symbols", symbols(j, -1));
 	n = profile_processes(r->profile, &pids, &samples);
 	for (i = 0; i < n; i++) {
 		json_object *p = json_object_new_object();
 
-		put(j, p, "tgid", u64(pids[i]));
-		put(j, p, "comm", str(task_table_comm(&r->tasks, pids[i], comm, sizeof(comm))));
-		put(j, p, "samples", u64(samples[i]));
-		put(j, p, "symbols", symbols(j, pids[i]));
-		push(j, a, p);
+		json_build_put(&j->b, p, "tgid", u64(pids[i]));
+		json_build_put(&j->b, p, "comm", str(task_table_comm(&r->tasks, pids[i], comm, sizeof(comm))));
+		json_build_put(&j->b, p, "samples", u64(samples[i]));
+		json_build_put(&j->b, p, "symbols", symbols(j, pids[i]));
+		json_build_push(&j->b, a, p);
 	}
 	free(pids);
 	free(samples);
-	put(j, o, "processes", a);
+	json_build_put(&j->b, o, "processes", a);
 	return o;
 }
 
@@ -586,38 +545,38 @@ json_object *render_json_object(const struct report *r, const struct report_view
 	unsigned int s = v->sections;
 	json_object *doc = json_object_new_object(), *h = json_object_new_object();
 
-	put(&j, doc, "schema", str("ktprof-report"));
-	put(&j, doc, "version", str(REPORT_JSON_VERSION));
-	put(&j, doc, "capture", capture(&j));
-	put(&j, doc, "window", window(&j));
-	put(&j, h, "exact_up_to", u64(HIST_EXACT));
-	put(&j, h, "max_relative_error", num(HIST_MAX_ERROR, 7));
-	put(&j, doc, "histograms", h);
-	put(&j, doc, "excluded", excluded(&j));
+	json_build_put(&j.b, doc, "schema", str("ktprof-report"));
+	json_build_put(&j.b, doc, "version", str(REPORT_JSON_VERSION));
+	json_build_put(&j.b, doc, "capture", capture(&j));
+	json_build_put(&j.b, doc, "window", window(&j));
+	json_build_put(&j.b, h, "exact_up_to", u64(HIST_EXACT));
+	json_build_num(&j.b, h, "max_relative_error", HIST_MAX_ERROR, 7);
+	json_build_put(&j.b, doc, "histograms", h);
+	json_build_put(&j.b, doc, "excluded", excluded(&j));
 	if (s & (SECTION_CPU | SECTION_LATENCY | SECTION_IRQ))
-		put(&j, doc, "cpus", cpus(&j));
-	put(&j, doc, "machine", machine(&j));
+		json_build_put(&j.b, doc, "cpus", cpus(&j));
+	json_build_put(&j.b, doc, "machine", machine(&j));
 	if (s & (SECTION_RUNTIME | SECTION_LATENCY | SECTION_STATES | SECTION_MIGRATIONS)) {
-		put(&j, doc, "threads", threads(&j));
-		put(&j, doc, "processes", processes(&j));
+		json_build_put(&j.b, doc, "threads", threads(&j));
+		json_build_put(&j.b, doc, "processes", processes(&j));
 	}
 	if (s & SECTION_LATENCY)
-		put(&j, doc, "latency", latencies(&j, r->overall.h));
+		json_build_put(&j.b, doc, "latency", latencies(&j, r->overall.h));
 	if (s & SECTION_MIGRATIONS)
-		put(&j, doc, "migrations", migrations(&j));
+		json_build_put(&j.b, doc, "migrations", migrations(&j));
 	if (s & SECTION_PREEMPTION)
-		put(&j, doc, "preemption", preemption(&j));
+		json_build_put(&j.b, doc, "preemption", preemption(&j));
 	if (s & SECTION_WAKERS)
-		put(&j, doc, "wakers", wakers(&j));
+		json_build_put(&j.b, doc, "wakers", wakers(&j));
 	if (s & SECTION_IRQ)
-		put(&j, doc, "irq", irq(&j));
+		json_build_put(&j.b, doc, "irq", irq(&j));
 	if (s & SECTION_FINDINGS)
-		put(&j, doc, "findings", findings(&j));
+		json_build_put(&j.b, doc, "findings", findings(&j));
 	if (s & SECTION_OUTLIERS)
-		put(&j, doc, "outliers", outliers(&j));
+		json_build_put(&j.b, doc, "outliers", outliers(&j));
 	if ((s & SECTION_PROFILE) && r->profile)
-		put(&j, doc, "profile", profile(&j));
-	if (j.nomem) {
+		json_build_put(&j.b, doc, "profile", profile(&j));
+	if (j.b.nomem) {
 		json_object_put(doc);
 		return NULL;
 	}
