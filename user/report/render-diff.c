@@ -216,13 +216,11 @@ static json_object *jitem(struct json_build *j, const struct diff *d, const stru
 	return o;
 }
 
-int render_diff_json(const struct diff *d, const struct report_view *v, FILE *out)
+json_object *render_diff_json_object(const struct diff *d, const struct report_view *v)
 {
 	json_object *doc = json_object_new_object(), *c = json_object_new_object();
 	json_object *items = json_object_new_array(), *verdict = json_object_new_array();
 	struct json_build j = { 0 };
-	const char *text;
-	int ret = 0;
 	size_t i;
 
 	json_build_put(&j, doc, "schema", json_object_new_string("ktprof-diff"));
@@ -244,8 +242,19 @@ int render_diff_json(const struct diff *d, const struct report_view *v, FILE *ou
 	json_build_put(&j, doc, "items", items);
 	if (j.nomem) {
 		json_object_put(doc);
-		return -ENOMEM;
+		return NULL;
 	}
+	return doc;
+}
+
+int render_diff_json(const struct diff *d, const struct report_view *v, FILE *out)
+{
+	json_object *doc = render_diff_json_object(d, v);
+	const char *text;
+	int ret = 0;
+
+	if (!doc)
+		return -ENOMEM;
 	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text || fputs(text, out) < 0 || fputc('\n', out) < 0)

@@ -10,6 +10,10 @@
 
 #define DIFF_JSON_VERSION "1.0"
 
+/* The JSON document as a json-c tree (the caller puts it); NULL on ENOMEM. */
+struct json_object;
+struct json_object *render_diff_json_object(const struct diff *d, const struct report_view *v);
+
 /* Each returns 0 or a negative error. */
 int render_diff_text(const struct diff *d, const struct report_view *v, FILE *out);
 int render_diff_json(const struct diff *d, const struct report_view *v, FILE *out);
