@@ -32,11 +32,14 @@ missing_pkgs() {
 	done
 }
 
+# Wait for another apt or dpkg (a concurrent setup, unattended upgrades)
+# instead of failing at once on its lock.
+APT_LOCK="-o DPkg::Lock::Timeout=900"
 apt_updated=
 apt_update_once() {
 	[ -n "$apt_updated" ] && return 0
 	say "apt-get update"
-	$SUDO apt-get update -qq
+	$SUDO apt-get $APT_LOCK update -qq
 	apt_updated=1
 }
 
@@ -44,7 +47,7 @@ apt_install() {
 	[ $# -gt 0 ] || return 0
 	apt_update_once
 	say "installing: $*"
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get $APT_LOCK install -y -qq \
 		--no-install-recommends "$@" >/dev/null
 }
 
@@ -77,7 +80,7 @@ if [ "$(qemu_major)" = "" ] || [ "$(qemu_major)" -lt 8 ]; then
 	fi
 	apt_update_once
 	say "installing qemu-system-x86 from bookworm-backports"
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get $APT_LOCK install -y -qq \
 		--no-install-recommends -t bookworm-backports qemu-system-x86 >/dev/null
 	[ "$(qemu_major)" -ge 8 ] || { say "qemu from backports did not install"; exit 1; }
 fi
