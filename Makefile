@@ -6,7 +6,7 @@
 #   make modules-all     the module against every test kernel, -Werror
 #   make check           setup, build, unit tests, VM tests on all kernels
 #   make unit            unit tests only (ASan + UBSan)
-#   make vm-test         VM tests only (KERNELS="6.12 6.1 debug", TESTS=...)
+#   make vm-test         VM tests only (KERNELS="6.12 6.1 7.3", TESTS=...)
 #   make demo            the end-to-end demo in a VM
 #   make bench           benchmarks (not part of check)
 
@@ -15,7 +15,7 @@
 KDIR ?= $(or $(shell scripts/kernels.sh 6.12 2>/dev/null | cut -d' ' -f3),/lib/modules/$(shell uname -r)/build)
 
 # The test kernels VM tests and modules-all use (scripts/kernels.sh names).
-KERNELS ?= 6.12 6.1 debug
+KERNELS ?= 6.12 6.1 7.3
 
 CC ?= gcc
 BUILD := build

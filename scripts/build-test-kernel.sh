@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Build ktprof's no-BPF debug test kernel (KASAN, lockdep, KFENCE, UBSAN, ...)
-# from Debian's linux-source-6.12 package, and a module build tree for it.
+# from Debian's linux-source-VERSION package (default 7.3, the newest stable;
+# scripts/kernel-source.sh fetches it when it is not installed), and a module
+# build tree for it.
 #
 # The result is cached under ${KTPROF_CACHE:-~/.cache/ktprof}/kernel-<key>, keyed
 # by a hash of the config fragment and the source package version; a second
@@ -11,20 +13,22 @@
 #   DIR/release    its `uname -r`
 # With --probe it only prints DIR when the kernel is already built, and
 # fails otherwise.
+# usage: build-test-kernel.sh [--probe] [VERSION]
 set -euo pipefail
 probe=
-[ "${1-}" = --probe ] && probe=1
+[ "${1-}" = --probe ] && { probe=1; shift; }
+version=${1:-7.3}
 
 here=$(cd "$(dirname "$0")" && pwd)
 fragment=$here/debug-kernel.config
 cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
-tarball=/usr/src/linux-source-6.12.tar.xz
 jobs=${JOBS:-$(nproc)}
 
 say() { printf 'build-test-kernel: %s\n' "$*" >&2; }
 
-[ -r "$tarball" ] || { say "$tarball missing: run scripts/setup.sh"; exit 1; }
-src_version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+# The cache key needs the source version; a probe must not download.
+read -r tarball src_version < <("$here/kernel-source.sh" ${probe:+--cached} "$version") ||
+	{ [ -n "$probe" ] || say "no source for Linux $version"; exit 1; }
 key=$( { echo "$src_version"; grep -v '^#' "$fragment"; } | sha256sum | cut -c1-16)
 out=$cache/kernel-$key
 
@@ -52,7 +56,7 @@ say "building linux-source $src_version with $fragment into $out (about 7 min on
 start=$(date +%s)
 
 tar -C "$out" -xJf "$tarball"
-mv "$out/linux-source-6.12" "$out/build"
+mv "$out/linux-source-$version" "$out/build"
 cd "$out/build"
 
 make -s allnoconfig

@@ -1,28 +1,30 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the kernel's checkpatch.pl (from Debian's linux-source-6.12, taken from
-# the debug kernel tree when built, else extracted once into the cache) on
-# the given files (default: the module's sources, generated files excluded).
+# Run the kernel's checkpatch.pl on the given files (default: the module's
+# sources, generated files excluded). checkpatch comes from the newest
+# kernel source the suite builds (linux-source-7.3), extracted once into the
+# cache, so the result does not depend on which kernels are built.
 # Exit status is checkpatch's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+version=7.3
 if [ $# -eq 0 ]; then
 	for f in "$here"/../kmod/*.c "$here"/../kmod/*.h "$here"/../kmod/include/uapi/*.h; do
 		case "$f" in *.mod.c) ;; *) set -- "$@" "$f" ;; esac
 	done
 fi
 cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
-if tree=$("$here/build-test-kernel.sh" --probe 2>/dev/null); then
-	cp_dir=$tree/build
-else
-	cp_dir=$cache/checkpatch
-	if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
-		mkdir -p "$cp_dir"
-		tar -C "$cp_dir" --strip-components=1 -xJf /usr/src/linux-source-6.12.tar.xz \
-			linux-source-6.12/scripts/checkpatch.pl \
-			linux-source-6.12/scripts/spelling.txt \
-			linux-source-6.12/scripts/const_structs.checkpatch
-	fi
+cp_dir=$cache/checkpatch-$version
+if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
+	read -r tarball _ < <("$here/kernel-source.sh" "$version")
+	rm -rf "$cp_dir.tmp"
+	mkdir -p "$cp_dir.tmp"
+	tar -C "$cp_dir.tmp" --strip-components=1 -xJf "$tarball" \
+		"linux-source-$version/scripts/checkpatch.pl" \
+		"linux-source-$version/scripts/spelling.txt" \
+		"linux-source-$version/scripts/const_structs.checkpatch"
+	rm -rf "$cp_dir"
+	mv "$cp_dir.tmp" "$cp_dir"
 fi
 # compat.h is the one place allowed to test kernel versions.
 rc=0

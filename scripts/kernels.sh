@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The test kernels, one per line: NAME RELEASE KDIR
-#   6.12   newest installed Debian 6.12 (the primary)
-#   6.1    newest installed Debian 6.1 (compatibility)
-#   debug  the no-BPF KASAN/lockdep kernel (built by build-test-kernel.sh)
-# usage: kernels.sh [--no-build] [NAME...]   (default: all three)
-# --no-build leaves out the debug kernel when it is not built yet.
+#   6.12        newest installed Debian 6.12 (the primary)
+#   6.1         newest installed Debian 6.1 (compatibility)
+#   7.3         the no-BPF KASAN/lockdep debug kernel built from Debian's
+#               linux-source-7.3, the newest stable (build-test-kernel.sh)
+#   debug-X.Y   the same debug kernel built from linux-source-X.Y
+#               (debug-6.12 is the one the suite used before 7.3)
+#   debug       another name for 7.3
+# usage: kernels.sh [--no-build] [NAME...]   (default: 6.12 6.1 7.3)
+# --no-build leaves out debug kernels that are not built yet.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 no_build=
 if [ "${1-}" = --no-build ]; then no_build=1; shift; fi
-[ $# -gt 0 ] || set -- 6.12 6.1 debug
+[ $# -gt 0 ] || set -- 6.12 6.1 7.3
 
 for name in "$@"; do
 	case "$name" in
@@ -19,16 +23,19 @@ for name in "$@"; do
 			{ echo "kernels.sh: no Debian $name kernel installed (run scripts/setup.sh)" >&2; exit 1; }
 		kdir=/lib/modules/$release/build
 		;;
-	debug)
+	debug|7.3|debug-[0-9]*.[0-9]*)
+		version=${name#debug-}
+		[ "$version" != debug ] || version=7.3
+		case "$version" in *[!0-9.]*) echo "kernels.sh: unknown kernel '$name'" >&2; exit 1 ;; esac
 		if [ -n "$no_build" ]; then
-			key_dir=$("$here/build-test-kernel.sh" --probe) || continue
+			key_dir=$("$here/build-test-kernel.sh" --probe "$version") || continue
 		else
-			key_dir=$("$here/build-test-kernel.sh")
+			key_dir=$("$here/build-test-kernel.sh" "$version")
 		fi
 		release=$(cat "$key_dir/release")
 		kdir=$key_dir/build
 		;;
-	*) echo "kernels.sh: unknown kernel '$name' (6.12, 6.1, debug)" >&2; exit 1 ;;
+	*) echo "kernels.sh: unknown kernel '$name' (6.12, 6.1, 7.3, debug-X.Y)" >&2; exit 1 ;;
 	esac
 	[ -d "$kdir" ] || { echo "kernels.sh: $kdir missing (run scripts/setup.sh)" >&2; exit 1; }
 	printf '%s %s %s\n' "$name" "$release" "$kdir"

@@ -48,7 +48,7 @@ run_suite() {
 		;;
 	vm)
 		# shellcheck disable=SC2046
-		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 debug}; do printf -- '--kernel %s ' "$k"; done)
+		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 7.3}; do printf -- '--kernel %s ' "$k"; done)
 		;;
 	*) echo "FAIL suite/$1: unknown suite" ;;
 	esac

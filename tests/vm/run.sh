@@ -6,11 +6,11 @@
 # WARNING, KASAN, lockdep, ...) while it runs.
 #
 # usage: tests/vm/run.sh [--kernel NAME]... [TEST...]
-#   NAME: 6.12, 6.1, debug (default: all three); TEST: a name like
+#   NAME: 6.12, 6.1, 7.3, debug-X.Y (default: 6.12 6.1 7.3); TEST: a name like
 #   load-unload or a path to tests/vm/t-load-unload.sh (default: all)
 #
 # Test headers (comment lines in the test script):
-#   # kernels: 6.12 debug      only on these kernels (default: all)
+#   # kernels: 6.12 7.3        only on these kernels (default: all)
 #   # vm-args: --cpus 4        boot options; tests with equal options share
 #                              one boot
 set -u
@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
 	*) tests+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1 debug)
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1 7.3)
 if [ ${#tests[@]} -eq 0 ]; then
 	tests=("$top"/tests/vm/t-*.sh)
 else

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The point of ktprof: on the debug kernel bpf() does not exist, yet the
 # module loads, captures and unloads.
-# kernels: debug
+# kernels: 7.3 debug-6.12
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 
