@@ -37,8 +37,15 @@ static int parse_json(const char *buf, size_t len, json_object **out, char *why,
 	*out = json_tokener_parse_ex(tok, buf, (int)len);
 	e = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	if (e == json_tokener_continue) {
+		/* All was read: a NUL ends a value that can run on (a number, null). */
+		*out = json_tokener_parse_ex(tok, "", 1);
+		e = json_tokener_get_error(tok);
+		end = len;
+	}
 	json_tokener_free(tok);
-	if (e == json_tokener_continue)
+	if (e == json_tokener_continue || (e != json_tokener_success && end == len && !*out &&
+					   e == json_tokener_error_parse_eof))
 		return fail(JSONRPC_PARSE_ERROR, why, why_len, "the message ends inside a JSON value");
 	if (e != json_tokener_success)
 		return fail(JSONRPC_PARSE_ERROR, why, why_len, "not JSON: %s at byte %zu",
