@@ -121,12 +121,29 @@ static json_object *analyzer(struct json_build *b, const struct report *r,
 	return o;
 }
 
+/* The analyzers that have (@with) or lack data, after @title. */
+static void analyzers_line(FILE *out, const struct report *r, const char *title, int with)
+{
+	const char *sep = " ";
+	unsigned int i;
+
+	fprintf(out, "\n%s:", title);
+	for (i = 0; i < mcp_tools_len; i++) {
+		if (mcp_tools[i].analyzer && !needed_events(r, &mcp_tools[i]) == !with) {
+			fprintf(out, "%s%s", sep, mcp_tools[i].name);
+			sep = ", ";
+		}
+	}
+	if (*sep == ' ')
+		fprintf(out, " none");
+}
+
 /* The events by type and which analyzers have data, after the report's text. */
 static int write_summary_text(const void *ctx, FILE *out)
 {
 	const struct report *r = ctx;
 	struct report_view v = { .sections = SECTION_CPU, .top = MCP_LIMIT_DEFAULT };
-	const char *sep = "";
+	const char *sep = " ";
 	unsigned int i;
 	int ret = render_text(r, &v, out);
 
@@ -134,18 +151,14 @@ static int write_summary_text(const void *ctx, FILE *out)
 	for (i = 0; i < REPORT_EVENT_TYPES; i++) {
 		const char *name = event_type_name(report_event_type(i));
 
-		if (r->by_type[i] && name)
-			fprintf(out, "%s %s %" PRIu64, sep, name, r->by_type[i]), sep = ",";
+		if (r->by_type[i] && name) {
+			fprintf(out, "%s%s %" PRIu64, sep, name, r->by_type[i]);
+			sep = ", ";
+		}
 	}
-	fprintf(out, "\nanalyzers with data:");
-	for (sep = "", i = 0; i < mcp_tools_len; i++)
-		if (mcp_tools[i].analyzer && needed_events(r, &mcp_tools[i]))
-			fprintf(out, "%s %s", sep, mcp_tools[i].name), sep = ",";
-	fprintf(out, "\nanalyzers without:");
-	for (sep = "", i = 0; i < mcp_tools_len; i++)
-		if (mcp_tools[i].analyzer && !needed_events(r, &mcp_tools[i]))
-			fprintf(out, "%s %s", sep, mcp_tools[i].name), sep = ",";
-	fprintf(out, "%s\n", *sep ? "" : " none");
+	analyzers_line(out, r, "analyzers with data", 1);
+	analyzers_line(out, r, "analyzers without (the capture lacks their events)", 0);
+	fputc('\n', out);
 	return ret ? ret : ferror(out) ? -EIO : 0;
 }
 
