@@ -4,6 +4,8 @@
  * render-json.c and render-diff.c field by field (docs/report.md and
  * docs/diff.md describe each field).
  */
+#include <stdio.h>
+
 #include <json.h>
 
 #include "report/json-build.h"
@@ -280,16 +282,40 @@ static const struct render_schema_field diff_doc[] = {
 
 /* --- Building --- */
 
+/*
+ * Objects that recur (a distribution stands ten times in the report's
+ * schema) are defined once under $defs and referred to: the schemas are
+ * read by clients, and sometimes by models, so their size matters.
+ */
+static const struct schema_def {
+	const char *name;
+	const struct render_schema_field *fields;
+} defs[] = {
+	{ "distribution", dist },
+	{ "latency", latency },
+	{ "thread_ref", thread_ref },
+	{ "subject", subject },
+	{ "migration_counts", migration_counts },
+};
+
+#define NR_DEFS (sizeof(defs) / sizeof(defs[0]))
+
+struct builder {
+	struct json_build b;
+	unsigned int used;		/* bits of defs[] referred to */
+};
+
 static json_object *str(const char *s)
 {
 	return json_object_new_string(s);
 }
 
-static json_object *field_schema(struct json_build *b, const struct render_schema_field *f);
+static json_object *field_schema(struct builder *bd, const struct render_schema_field *f);
 
-static json_object *object_schema(struct json_build *b, const struct render_schema_field *fields,
+static json_object *object_schema(struct builder *bd, const struct render_schema_field *fields,
 				  unsigned int sections, unsigned int flags)
 {
+	struct json_build *b = &bd->b;
 	json_object *o = json_object_new_object(), *props = json_object_new_object();
 	json_object *req = json_object_new_array();
 	const struct render_schema_field *f;
@@ -298,7 +324,7 @@ static json_object *object_schema(struct json_build *b, const struct render_sche
 	for (f = fields; f->name; f++) {
 		if (f->sections && !(f->sections & sections))
 			continue;
-		json_build_put(b, props, f->name, field_schema(b, f));
+		json_build_put(b, props, f->name, field_schema(bd, f));
 		if (!(f->flags & SCHEMA_OPTIONAL) && !(flags & SCHEMA_OPEN))
 			json_build_push(b, req, str(f->name));
 	}
@@ -316,8 +342,28 @@ static json_object *typed(struct json_build *b, const char *type)
 	return o;
 }
 
-static json_object *field_schema(struct json_build *b, const struct render_schema_field *f)
+/* The object of @f's fields, or a reference to its definition. */
+static json_object *sub_schema(struct builder *bd, const struct render_schema_field *f)
 {
+	char ref[64];
+	unsigned int i;
+
+	for (i = 0; i < NR_DEFS && !f->description && !(f->flags & (SCHEMA_OPEN | SCHEMA_EXTRA)); i++) {
+		if (defs[i].fields == f->sub) {
+			json_object *o = json_object_new_object();
+
+			bd->used |= 1u << i;
+			snprintf(ref, sizeof(ref), "#/$defs/%s", defs[i].name);
+			json_build_put(&bd->b, o, "$ref", str(ref));
+			return o;
+		}
+	}
+	return object_schema(bd, f->sub, SECTION_ALL, f->flags);
+}
+
+static json_object *field_schema(struct builder *bd, const struct render_schema_field *f)
+{
+	struct json_build *b = &bd->b;
 	json_object *o = NULL, *t;
 
 	switch (f->type) {
@@ -338,11 +384,11 @@ static json_object *field_schema(struct json_build *b, const struct render_schem
 		o = typed(b, "boolean");
 		break;
 	case SCHEMA_OBJ:
-		o = object_schema(b, f->sub, SECTION_ALL, f->flags);
+		o = sub_schema(bd, f);
 		break;
 	case SCHEMA_ARR:
 		o = typed(b, "array");
-		json_build_put(b, o, "items", object_schema(b, f->sub, SECTION_ALL, f->flags));
+		json_build_put(b, o, "items", sub_schema(bd, f));
 		break;
 	case SCHEMA_COUNTS:
 		o = typed(b, "object");
@@ -361,13 +407,33 @@ static json_object *field_schema(struct json_build *b, const struct render_schem
 	return o;
 }
 
+/* $defs: each definition referred to, and those they refer to. */
+static void add_defs(struct builder *bd, json_object *root)
+{
+	json_object *d = json_object_new_object();
+	unsigned int done = 0, i;
+
+	while (bd->used != done) {
+		for (i = 0; i < NR_DEFS; i++) {
+			if ((bd->used & ~done) & (1u << i)) {
+				done |= 1u << i;
+				json_build_put(&bd->b, d, defs[i].name,
+					       object_schema(bd, defs[i].fields, SECTION_ALL, 0));
+			}
+		}
+	}
+	json_build_put(&bd->b, root, "$defs", d);
+}
+
 struct json_object *render_schema_object(const struct render_schema_field *fields,
 					 unsigned int sections, unsigned int flags)
 {
-	struct json_build b = { 0 };
-	json_object *o = object_schema(&b, fields, sections, flags);
+	struct builder bd = { { 0 }, 0 };
+	json_object *o = object_schema(&bd, fields, sections, flags);
 
-	if (b.nomem) {
+	if (bd.used)
+		add_defs(&bd, o);
+	if (bd.b.nomem) {
 		json_object_put(o);
 		return NULL;
 	}
