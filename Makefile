@@ -36,7 +36,7 @@ PROTO_H := $(PROTO_C:.c=.h)
 # user/ in layers (docs/design.md): everything but the commands (user/cmd/)
 # and main (user/ktprof.c) is the library, libktprof.a, which the binary,
 # the unit tests and the test tools link.
-LAYERS := util decode capture symbols perfetto report record
+LAYERS := util decode capture symbols perfetto report record mcp
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard user/$(d)/*.c))
 CMD_SRC := user/ktprof.c $(wildcard user/cmd/*.c)
 LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \

@@ -103,4 +103,18 @@ apt_install "${want[@]}"
 for k in /boot/vmlinuz-*; do
 	[ -r "$k" ] && [ "$(stat -c %a "$k")" = 644 ] || $SUDO chmod 0644 "$k"
 done
+# ktprof mcp's test client (tests/cli/t-mcp.sh): the official MCP TypeScript
+# SDK, the version tests/mcp/package-lock.json pins, into tests/mcp/node_modules.
+# Node from Debian when there is none (the SDK wants Node 18 or later).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	apt_install nodejs npm
+fi
+top=$(cd "$(dirname "$0")/.." && pwd)
+mcp=$top/tests/mcp
+if [ ! -e "$mcp/node_modules/.package-lock.json" ] ||
+   [ "$mcp/package-lock.json" -nt "$mcp/node_modules/.package-lock.json" ]; then
+	say "installing the MCP SDK (npm ci in tests/mcp)"
+	npm ci --prefix "$mcp" --no-audit --no-fund --loglevel=error >&2
+fi
+
 say "ok (6.12 test kernel: $rel)"

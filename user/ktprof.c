@@ -20,6 +20,7 @@ const struct cmd cmd_table[] = {
 	{ "convert", cmd_convert, &convert_cmd },
 	{ "report", cmd_report, &report_cmd },
 	{ "diff", cmd_diff, &diff_cmd },
+	{ "mcp", cmd_mcp, &mcp_cmd },
 	{ "help", cmd_help, &help_cmd },
 	{ "version", cmd_version, &version_cmd },
 };

@@ -4,7 +4,9 @@
 #   host  ktprof convert on synthetic captures: records/s, peak RSS,
 #         bytes per record in the capture and in the trace; ktprof report
 #         (every section, JSON) on 0.9M and 10M records: records/s, RSS;
-#         ktprof diff of two 10M-record captures
+#         ktprof diff of two 10M-record captures; ktprof mcp as its client
+#         (the MCP SDK) sees it: load_capture and run_all_analyzers of the
+#         0.9M-record capture (tests/mcp/bench.mjs)
 #   VM    (Debian 6.12, instruction-counted time, see
 #         ../shared/design/MEASURING.md) on 1 vCPU, the same scheduler
 #         tracepoints traced by ftrace, perf record and ktprof on a
@@ -70,6 +72,11 @@ records=$(capture_records "$syn/a.ktp")
 read -r secs rss <"$out/time"
 awk -v r="$records" -v s="$secs" -v m="$rss" 'BEGIN {
 	printf "%12d %10.2f %9.2fM %9.1f MB\n", r, s, 2 * r / (s > 0 ? s : 0.01) / 1e6, m / 1024 }'
+rm -f "$syn"/*
+echo
+echo "== ktprof mcp over stdio, as the MCP SDK client sees it (host, synthetic capture of 4 CPUs)"
+"$top/build/tools/gen-capture" -n 900000 -c 4 -o "$syn/syn.ktp"
+node "$top/tests/mcp/bench.mjs" "$KTPROF" "$syn/syn.ktp" 5
 rm -f "$syn"/*
 [ "${1:-}" != --host-only ] || exit 0
 

@@ -7,10 +7,10 @@
 expect 2 'usage: ktprof' 
 expect 2 'unknown command' frobnicate
 expect 0 "" --help
-for cmd in record import info dump report convert; do
+for cmd in record import info dump report convert diff mcp; do
 	echo "$out" | grep -q "^  $cmd " || fail "--help lacks $cmd"
 done
-for cmd in record import dump report convert; do
+for cmd in record import dump report convert diff mcp; do
 	expect 0 "" "$cmd" --help
 	echo "$out" | grep -q "usage: ktprof $cmd" || fail "$cmd --help: $out"
 	expect 2 "usage: ktprof $cmd" "$cmd" --no-such-option

@@ -9,52 +9,12 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "capture/capture-meta.h"
-#include "capture/capture-write.h"
 #include "report/render.h"
 #include "report/report.h"
-#include "script.h"
+#include "script-capture.h"
 #include "unit.h"
 
 #define SCRIPTS "tests/report"
-
-static int write_capture(const char *script_path, const char *out)
-{
-	static struct script s;
-	struct meta m = {
-		.abi_major = KTP_ABI_MAJOR, .abi_minor = KTP_ABI_MINOR,
-		.kernel = "unit", .machine = "x86_64", .have_session = 1,
-		.session_id = 1, .clock_boot = 1000000000ull, .events = KTP_EV_ALL,
-	};
-	struct capture_meta_info info = { .meta = &m, .recorder = "test-report" };
-	struct capture_writer *w;
-	FILE *f = fopen(script_path, "r");
-	unsigned int i;
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = script_read(&s, f, m.clock_boot);
-	fclose(f);
-	if (ret) {
-		printf("    %s: %s\n", script_path, s.error);
-		return -1;
-	}
-	m.nr_cpus = s.nr_cpus;
-	info.stop_ns = s.stop;
-	w = capture_writer_open(out);
-	ret = w ? capture_meta_write(w, &info) : -1;
-	for (i = 0; i < s.nr_cpus; i++) {
-		if (!ret)
-			ret = capture_writer_add(w, KTPC_STREAM, i, s.cpu[i].buf, s.cpu[i].len, 1);
-		sw_free(&s.cpu[i]);
-	}
-	if (!ret)
-		return capture_writer_close(w);
-	if (w)
-		capture_writer_abort(w);
-	return -1;
-}
 
 /* Render @r every way into memory; 0 when each produced something. */
 static int render_all(const struct report *r)
@@ -107,7 +67,7 @@ UNIT_TEST(every_script)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", SCRIPTS, de->d_name);
 		snprintf(cap, sizeof(cap), "%s/%s.ktp", tmp, de->d_name);
-		if (write_capture(path, cap)) {
+		if (script_capture_write(path, cap)) {
 			UNIT_FAIL("%s: no capture", path);
 			continue;
 		}
@@ -142,7 +102,7 @@ UNIT_TEST(basic_figures)
 
 	CHECK(fd >= 0);
 	close(fd);
-	CHECK_EQ(write_capture(SCRIPTS "/basic.scn", cap), 0);
+	CHECK_EQ(script_capture_write(SCRIPTS "/basic.scn", cap), 0);
 	r = report_run(cap, &cfg, &err);
 	unlink(cap);
 	CHECK(r != NULL);

@@ -40,33 +40,42 @@ static uint64_t min_samples(const struct findings_config *c)
 	return c->min_samples ? c->min_samples : DEFAULT_MIN_SAMPLES;
 }
 
-int findings_parse_threshold(struct findings_config *c, const char *arg)
+int findings_set_threshold(struct findings_config *c, const char *rule, double v)
 {
-	const char *eq = strchr(arg, '=');
-	char *end;
-	double v;
 	int i;
 
-	if (!eq || eq == arg)
+	if (!(v >= 0) || isinf(v))
 		return -EINVAL;
-	v = strtod(eq + 1, &end);
-	if (end == eq + 1 || *end || !(v >= 0) || isinf(v))
-		return -EINVAL;
-	if ((size_t)(eq - arg) == strlen("min-samples") && !strncmp(arg, "min-samples", eq - arg)) {
-		if (v < 1 || v != floor(v))
+	if (!strcmp(rule, "min-samples")) {
+		if (v < 1 || v != floor(v) || v > 1e15)
 			return -EINVAL;
 		c->min_samples = (uint64_t)v;
 		return 0;
 	}
 	for (i = 0; i < RULE_NR; i++) {
-		if (strlen(findings_rules[i].name) == (size_t)(eq - arg) &&
-		    !strncmp(findings_rules[i].name, arg, eq - arg)) {
+		if (!strcmp(findings_rules[i].name, rule)) {
 			/* 0 would mean "the default": the loss rule's is 0 already. */
 			c->threshold[i] = v > 0 ? v : 1e-300;
 			return 0;
 		}
 	}
 	return -EINVAL;
+}
+
+int findings_parse_threshold(struct findings_config *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char rule[32], *end;
+	double v;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(rule))
+		return -EINVAL;
+	v = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end)
+		return -EINVAL;
+	memcpy(rule, arg, eq - arg);
+	rule[eq - arg] = '\0';
+	return findings_set_threshold(c, rule, v);
 }
 
 static struct finding *add(struct findings *f, enum findings_rule rule,

@@ -73,6 +73,12 @@ struct report;
 /* The threshold of @rule in force. */
 double findings_threshold(const struct findings_config *c, enum findings_rule rule);
 
+/*
+ * Set the threshold of rule @rule (a findings_rules[] name, or
+ * "min-samples") to @v; 0, or -EINVAL for an unknown rule or a bad value.
+ */
+int findings_set_threshold(struct findings_config *c, const char *rule, double v);
+
 /* Parse "NAME=VALUE" into @c; 0 or -EINVAL. */
 int findings_parse_threshold(struct findings_config *c, const char *arg);
 

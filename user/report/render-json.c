@@ -62,6 +62,21 @@ static json_object *thread_ref(struct jctx *j, uint32_t t)
 	return o;
 }
 
+/* The types present, by name: {"sched_switch": 812, "lost": 2, ...}. */
+static json_object *events_by_type(struct jctx *j)
+{
+	json_object *o = json_object_new_object();
+	unsigned int i;
+
+	for (i = 0; i < REPORT_EVENT_TYPES; i++) {
+		const char *name = event_type_name(report_event_type(i));
+
+		if (j->r->by_type[i] && name)
+			json_build_put(&j->b, o, name, u64(j->r->by_type[i]));
+	}
+	return o;
+}
+
 static json_object *capture(struct jctx *j)
 {
 	const struct report *r = j->r;
@@ -94,6 +109,7 @@ static json_object *capture(struct jctx *j)
 		json_build_put(&j->b, o, "sched_ext", x);
 	}
 	json_build_put(&j->b, o, "problem", str(r->problem));
+	json_build_put(&j->b, o, "events_by_type", events_by_type(j));
 	return o;
 }
 

@@ -26,7 +26,7 @@ enum report_section {
 	SECTION_ALL = (1 << 11) - 1,
 };
 
-#define REPORT_JSON_VERSION "1.0"
+#define REPORT_JSON_VERSION "1.1"
 
 struct report_view {
 	unsigned int sections;	/* enum report_section bits */

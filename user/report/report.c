@@ -123,12 +123,26 @@ static int setup(struct report *r, struct input *in, struct error *err)
 	return 0;
 }
 
+unsigned int report_event_type(unsigned int i)
+{
+	return i < KTP_REC_NR_TYPES ? i : EVENT_LOST + (i - KTP_REC_NR_TYPES);
+}
+
+static void count_type(struct report *r, unsigned int type)
+{
+	if (type < KTP_REC_NR_TYPES)
+		r->by_type[type]++;
+	else if (type >= EVENT_LOST && type <= EVENT_GARBAGE)
+		r->by_type[KTP_REC_NR_TYPES + type - EVENT_LOST]++;
+}
+
 /* What the profile needs of each event, beside the scheduler model. */
 static int take_event(struct report *r, const struct event *ev)
 {
 	int ret;
 
 	r->events++;
+	count_type(r, ev->type);
 	if (ev->type == KTP_REC_SAMPLE) {
 		const struct ktp_sample *smp = ev->rec;
 

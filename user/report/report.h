@@ -32,6 +32,9 @@
 
 #define REPORT_MAX_PIDS 64
 
+/* Event types counted: the record types, then the decoder's "lost" and "garbage". */
+#define REPORT_EVENT_TYPES (KTP_REC_NR_TYPES + 2)
+
 /* What to analyse and how; zero is the default for every field. */
 struct report_config {
 	uint64_t from_rel, to_rel;	/* window from the session's start */
@@ -72,6 +75,7 @@ struct report {
 	uint8_t *cpu_selected;			/* -C */
 	uint32_t nr_cpu_selected;
 	uint64_t events, lost, samples, throttled;
+	uint64_t by_type[REPORT_EVENT_TYPES];	/* events by report_event_type() index */
 	struct report_cpu_stream *streams;
 	unsigned int nr_streams;
 	int truncated;				/* the capture file ends early */
@@ -116,6 +120,9 @@ void report_free(struct report *r);
 const char *report_thread_name(const struct report *r, uint32_t t);
 const char *report_waker_name(const struct report *r, uint32_t waker_id,
 			      char *buf, size_t len);
+
+/* The event type (ev->type) counted at index @i of by_type[]. */
+unsigned int report_event_type(unsigned int i);
 
 /* "func" for a kernel address (work functions, IPI callbacks), or "0x...". */
 const char *report_ksym(const struct report *r, uint64_t addr, char *buf, size_t len);

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/input.h"
+#include "decode/record.h"
+#include "mcp/mcp-events.h"
+#include "report/json-build.h"
+#include "report/render.h"
+#include "util/units.h"
+
+/* As event_type_name() names them (tests/unit/test-mcp.c checks that it does). */
+const char *const mcp_events_types[] = {
+	"subbuf", "time", "cpu", "task", "sched_switch", "sched_waking", "sched_migrate",
+	"fork", "exec", "exit", "free", "irq_entry", "irq_exit", "irq_name",
+	"softirq_entry", "softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",
+	"sample", "map", "file", "throttle", "lost", "garbage", NULL
+};
+
+_Static_assert(sizeof(mcp_events_types) / sizeof(mcp_events_types[0]) == KTP_REC_NR_TYPES + 2,
+	       "one name per record type but 'invalid', then lost and garbage, then NULL");
+
+/* Where a page starts: the merge's order of events. */
+struct event_key {
+	uint64_t ts;
+	uint32_t cpu;
+	uint64_t seq;
+};
+
+struct query {
+	uint64_t from, to;		/* absolute; to: UINT64_MAX for the end */
+	int64_t cpu, pid;		/* -1: any */
+	uint64_t types;			/* bits of type_bit(); 0: any */
+	uint64_t limit;
+	struct event_key start;
+	int have_start;
+	uint64_t session_start;
+	json_object *events;
+	uint64_t n;
+	int more;			/* a match beyond the page: @next */
+	struct event_key next;
+	struct json_build b;
+};
+
+static int type_bit(unsigned int type)
+{
+	if (type < KTP_REC_NR_TYPES)
+		return type - 1;
+	if (type == EVENT_LOST || type == EVENT_GARBAGE)
+		return KTP_REC_NR_TYPES - 1 + type - EVENT_LOST;
+	return -1;
+}
+
+static int before(const struct event_key *a, const struct event_key *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->seq < b->seq;
+}
+
+/* --- Fields --- */
+
+struct pid_match {
+	int64_t pid;
+	int found;
+};
+
+static void match_u64(void *ctx, const char *key, uint64_t v)
+{
+	static const char *const keys[] = { "pid", "tid", "tgid", "prev_pid", "next_pid",
+					    "parent_pid", "child_pid", "child_tgid", "old_pid" };
+	struct pid_match *m = ctx;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && (int64_t)v == m->pid; i++)
+		m->found |= !strcmp(key, keys[i]);
+}
+
+static void match_s64(void *ctx, const char *key, int64_t v)
+{
+	(void)ctx, (void)key, (void)v;
+}
+
+static void match_str(void *ctx, const char *key, const char *v)
+{
+	(void)ctx, (void)key, (void)v;
+}
+
+/* Any of the event's pid fields (pid, tid, prev_pid, next_pid, ...) is @pid. */
+static int names_pid(const struct event *ev, int64_t pid)
+{
+	static const struct record_sink sink = { match_u64, match_s64, match_u64, match_str };
+	struct pid_match m = { pid, 0 };
+
+	record_fields(ev, &sink, &m);
+	return m.found;
+}
+
+struct fields {
+	struct json_build *b;
+	json_object *o;
+};
+
+static void put_u64(void *ctx, const char *key, uint64_t v)
+{
+	struct fields *f = ctx;
+
+	json_build_put(f->b, f->o, key, json_object_new_uint64(v));
+}
+
+static void put_s64(void *ctx, const char *key, int64_t v)
+{
+	struct fields *f = ctx;
+
+	json_build_put(f->b, f->o, key, json_object_new_int64(v));
+}
+
+static void put_hex(void *ctx, const char *key, uint64_t v)
+{
+	struct fields *f = ctx;
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	json_build_put(f->b, f->o, key, json_object_new_string(buf));
+}
+
+static void put_str(void *ctx, const char *key, const char *v)
+{
+	struct fields *f = ctx;
+
+	json_build_put(f->b, f->o, key, json_object_new_string(v));
+}
+
+/* The event as `ktprof dump --json` writes it, with its time from the session's start. */
+static json_object *event_object(struct query *q, const struct event *ev)
+{
+	static const struct record_sink sink = { put_u64, put_s64, put_hex, put_str };
+	struct fields f = { &q->b, json_object_new_object() };
+	const char *name = event_type_name(ev->type);
+
+	json_build_put(&q->b, f.o, "ts_ns", json_object_new_uint64(ev->ts));
+	json_build_put(&q->b, f.o, "rel_ns", json_object_new_int64((int64_t)(ev->ts - q->session_start)));
+	json_build_put(&q->b, f.o, "cpu", json_object_new_uint64(ev->cpu));
+	json_build_put(&q->b, f.o, "type", json_object_new_string(name ? name : "unknown"));
+	record_fields(ev, &sink, &f);
+	return f.o;
+}
+
+/* --- The scan --- */
+
+static int matches(const struct query *q, const struct event *ev)
+{
+	int bit = type_bit(ev->type);
+
+	if (q->cpu >= 0 && ev->cpu != q->cpu)
+		return 0;
+	if (q->types && (bit < 0 || !(q->types & (1ull << bit))))
+		return 0;
+	return q->pid < 0 || names_pid(ev, q->pid);
+}
+
+/* 1: the page is done; 0: go on. */
+static int take(struct query *q, const struct event *ev)
+{
+	struct event_key k = { ev->ts, ev->cpu, ev->seq };
+
+	if (ev->ts < q->from || (q->have_start && before(&k, &q->start)) || !matches(q, ev))
+		return 0;
+	if (q->n == q->limit) {
+		q->more = 1;
+		q->next = k;
+		return 1;
+	}
+	json_build_push(&q->b, q->events, event_object(q, ev));
+	q->n++;
+	return q->b.nomem ? -ENOMEM : 0;
+}
+
+static int scan(struct query *q, const char *path, struct error *err, char *problem, size_t len)
+{
+	struct input *in = input_open(path, err);
+	const struct meta *meta;
+	struct merge *m;
+	struct event ev;
+	int ret;
+
+	if (!in)
+		return err->code;
+	meta = input_meta(in);
+	q->session_start = meta && meta->have_session ? meta->clock_boot : 0;
+	if (q->to != UINT64_MAX || q->from) {
+		if (!q->session_start) {
+			input_close(in);
+			return error_set(err, -ERROR_NO_META,
+					 "%s: from/to need the session's start time, and it has no session metadata",
+					 path);
+		}
+		q->from += q->session_start;
+		q->to = q->to == UINT64_MAX ? UINT64_MAX : q->to + q->session_start;
+	}
+	m = merge_new();
+	ret = m ? input_add_streams(in, m) : -ENOMEM;
+	if (m)
+		merge_set_tolerant(m, 1);	/* damage ends a CPU's stream, as in the report */
+	while (!ret && (ret = merge_next(m, &ev)) > 0 && ev.ts < q->to)
+		ret = take(q, &ev);
+	if (ret >= 0 && m && merge_damaged(m))
+		snprintf(problem, len, "damaged: %s; the events after the damage are missing",
+			 input_problem(in));
+	if (ret < 0)
+		error_set(err, ret, "reading %s: %s", path,
+			  ret == -EBADMSG ? input_problem(in) : error_str(ret));
+	merge_free(m);
+	input_close(in);
+	return ret < 0 ? ret : 0;
+}
+
+/* --- The tool --- */
+
+static int parse_cursor(struct mcp_call *c, struct query *q)
+{
+	const char *s = mcp_args_str(c->args, "cursor");
+	unsigned long long ts, seq;
+	unsigned int cpu;
+	int end = 0;
+
+	if (!s)
+		return 0;
+	if (sscanf(s, "%llu.%u.%llu%n", &ts, &cpu, &seq, &end) != 3 || s[end])
+		return error_set(&c->err, -EINVAL,
+				 "cursor: pass the next_cursor of an earlier answer, not '%.64s'", s);
+	q->start = (struct event_key){ ts, cpu, seq };
+	q->have_start = 1;
+	return 0;
+}
+
+static int parse_query(struct mcp_call *c, struct query *q)
+{
+	json_object *types = mcp_args_get(c->args, "types");
+	const char *from = mcp_args_str(c->args, "from"), *to = mcp_args_str(c->args, "to");
+	size_t i;
+
+	q->to = UINT64_MAX;
+	q->cpu = mcp_args_int(c->args, "cpu", -1);
+	q->pid = mcp_args_int(c->args, "pid", -1);
+	q->limit = mcp_args_int(c->args, "limit", MCP_EVENTS_DEFAULT);
+	if ((from && units_parse_duration(from, &q->from)) || (to && units_parse_duration(to, &q->to)))
+		return error_set(&c->err, -EINVAL,
+				 "from and to want a time from the capture's start with a unit, such as 500ms, 2s or 1500us");
+	if (from && to && q->from >= q->to)
+		return error_set(&c->err, -EINVAL, "from must come before to");
+	for (i = 0; types && i < json_object_array_length(types); i++) {
+		int k = mcp_args_choice(mcp_events_types, json_object_get_string(
+						json_object_array_get_idx(types, i)));
+
+		q->types |= 1ull << k;	/* the arguments' check made k valid */
+	}
+	return parse_cursor(c, q);
+}
+
+int mcp_events_query(struct mcp_call *c)
+{
+	struct mcp_trace *tr = mcp_call_trace(c, "trace_id");
+	struct query q = { 0 };
+	char problem[320] = "", next[80] = "";
+
+	if (!tr || parse_query(c, &q) || mcp_traces_check(tr, &c->err))
+		return c->err.code;
+	q.events = json_object_new_array();
+	if (!q.events)
+		return error_set(&c->err, -ENOMEM, NULL);
+	if (scan(&q, tr->path, &c->err, problem, sizeof(problem))) {
+		json_object_put(q.events);
+		return c->err.code;
+	}
+	c->doc = json_object_new_object();
+	if (q.more)
+		snprintf(next, sizeof(next), "%" PRIu64 ".%u.%" PRIu64, q.next.ts, q.next.cpu,
+			 q.next.seq);
+	if (mcp_call_put(c, "trace_id", json_object_new_string(tr->id)) ||
+	    mcp_call_put(c, "events", q.events) ||
+	    mcp_call_put(c, "returned", json_object_new_uint64(q.n)) ||
+	    (q.more && mcp_call_put(c, "next_cursor", json_object_new_string(next))) ||
+	    mcp_call_put(c, "problem", json_object_new_string(problem)))
+		return c->err.code;
+	if (q.more)
+		return mcp_call_text(c, "%" PRIu64 " events of trace '%s'; more match: pass cursor '%s' for the next page.%s%s",
+				     q.n, tr->id, next, *problem ? " " : "", problem);
+	return mcp_call_text(c, "%" PRIu64 " events of trace '%s'; no more match.%s%s", q.n, tr->id,
+			     *problem ? " " : "", problem);
+}
+
+static const struct render_schema_field event_fields[] = {
+	{ "ts_ns", SCHEMA_INT, NULL, 0, "CLOCK_BOOTTIME", 0 },
+	{ "rel_ns", SCHEMA_INT, NULL, 0, "from the session's start", 0 },
+	{ "cpu", SCHEMA_INT, NULL, 0, NULL, 0 },
+	{ "type", SCHEMA_STR, NULL, 0, "sched_switch, sched_waking, ...", 0 },
+	{ NULL },
+};
+
+static const struct render_schema_field query_fields[] = {
+	{ "trace_id", SCHEMA_STR, NULL, 0, "the trace", 0 },
+	{ "events", SCHEMA_ARR, event_fields, SCHEMA_EXTRA,
+	  "in time order; each with its record's fields, as ktprof dump --json", 0 },
+	{ "returned", SCHEMA_INT, NULL, 0, "how many events this page holds", 0 },
+	{ "next_cursor", SCHEMA_STR, NULL, SCHEMA_OPTIONAL,
+	  "present when more events match: pass it as cursor for the next page", 0 },
+	{ "problem", SCHEMA_STR, NULL, 0, "why events may be missing (a damaged capture); \"\"",
+	  0 },
+	{ NULL },
+};
+
+json_object *mcp_events_schema(const struct mcp_tool *t)
+{
+	(void)t;
+	return render_schema_object(query_fields, 0, 0);
+}
