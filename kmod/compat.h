@@ -6,6 +6,8 @@
 #ifndef KTPROF_COMPAT_H
 #define KTPROF_COMPAT_H
 
+#include <linux/irqnr.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 /*
@@ -27,7 +29,7 @@
 
 /*
  * v6.17 ("relay: remove unused parameter prev_padding"): subbuf_start lost
- * its last argument. Not yet built here; kept so the change is one place.
+ * its last argument.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
 #define KTP_SUBBUF_START_PROTO \
@@ -36,6 +38,44 @@
 #define KTP_SUBBUF_START_PROTO \
 	struct rchan_buf *buf, void *subbuf, void *prev_subbuf, \
 	size_t prev_padding
+#endif
+
+/*
+ * v6.13 ("genirq: Introduce irq_get_nr_irqs() and irq_set_nr_irqs()"):
+ * the global nr_irqs gave way to an accessor and became private to genirq.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define ktp_nr_irqs() irq_get_nr_irqs()
+#else
+#define ktp_nr_irqs() ((unsigned int)nr_irqs)
+#endif
+
+/*
+ * v7.0 ("slab: Introduce kmalloc_obj() and family", also in later 6.12
+ * stable releases): typed allocations, which checkpatch asks for. A feature
+ * test, since stable kernels have it too; older ones get the same here.
+ */
+#ifndef kmalloc_obj
+#define kmalloc_obj(P, GFP) ({ typeof(P) *__p = kmalloc(sizeof(P), GFP); __p; })
+#define kzalloc_obj(P, GFP) ({ typeof(P) *__p = kzalloc(sizeof(P), GFP); __p; })
+#endif
+
+/*
+ * v6.2 ("netlink: add support for formatted extack messages"): a message
+ * is formatted into the extack itself. Before, it must outlive the
+ * request: a static copy, which two requests failing at the same moment
+ * (parallel ops) may share.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ktp_set_err_msg(extack, msg) NL_SET_ERR_MSG_FMT(extack, "%s", msg)
+#else
+#define ktp_set_err_msg(extack, msg)					\
+	do {								\
+		static char __ktp_msg[128];				\
+		strscpy(__ktp_msg, msg, sizeof(__ktp_msg));		\
+		if (extack)						\
+			(extack)->_msg = __ktp_msg;			\
+	} while (0)
 #endif
 
 #endif /* KTPROF_COMPAT_H */

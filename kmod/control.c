@@ -4,12 +4,13 @@
  *   control   write start, stop or flush; read the session state
  *   stats     per-CPU records, bytes, average record size, drops by type
  *   meta      ABI, kernel, CPUs, start clocks, events, buffer geometry
- *   selftest  write N: N selftest records on the writing CPU; read the
- *             last result
+ *   selftest  write N: N selftest records on the writing CPU, or "nmi N":
+ *             the same as in NMI context (staged); read the last result
  * A shell-only VM init script can capture with these and `cat`.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kstrtox.h>
@@ -19,6 +20,7 @@
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
 
+#include "compat.h"
 #include "ktprof.h"
 
 struct dentry *ktp_debugfs_dir;
@@ -53,12 +55,12 @@ static int ktp_start_from_params(void)
 	char err[128] = "";
 	int ret;
 
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	cfg = kzalloc_obj(*cfg, GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
 	ret = ktp_config_from_params(cfg);
 	if (!ret)
-		ret = ktp_session_start(cfg, err, sizeof(err));
+		ret = ktp_session_start(cfg, 0, err, sizeof(err));
 	/* The writer only gets an errno: the reason goes to the log. */
 	if (ret && err[0])
 		pr_err("start failed: %s\n", err);
@@ -72,6 +74,9 @@ static ssize_t ktp_control_write(struct file *file, const char __user *ubuf,
 	char cmd[16];
 	int ret;
 
+	/* As for netlink: the power of perf needs what perf asks for. */
+	if (!perfmon_capable())
+		return -EPERM;
 	ret = ktp_copy_cmd(cmd, sizeof(cmd), ubuf, count);
 	if (ret)
 		return ret;
@@ -199,6 +204,16 @@ static void ktp_show_avg(struct seq_file *m, u64 bytes, u64 records)
 		   centi % 100);
 }
 
+/*
+ * Records of type @t a CPU dropped: those counted, and those NMI context
+ * counted that its next sub-buffer or mark has not folded in yet.
+ */
+static u64 ktp_dropped(struct ktp_cpu *kc, unsigned int t)
+{
+	return READ_ONCE(kc->dropped[t]) + READ_ONCE(kc->nmi_dropped[t]) -
+	       READ_ONCE(kc->nmi_dropped_seen[t]);
+}
+
 static int ktp_stats_show(struct seq_file *m, void *v)
 {
 	u64 records = 0, bytes = 0, lost = 0, written[KTP_REC_NR_TYPES] = {};
@@ -217,6 +232,8 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 
 		if (!kc->subbufs)
 			continue;
+		for (t = 0; t < KTP_REC_NR_TYPES; t++)
+			l += ktp_dropped(kc, t) - READ_ONCE(kc->dropped[t]);
 		records += r;
 		bytes += b;
 		lost += l;
@@ -224,17 +241,18 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 			written[t] += READ_ONCE(kc->written[t]);
 		seq_printf(m, "cpu=%d records=%llu bytes=%llu", cpu, r, b);
 		ktp_show_avg(m, b, r);
-		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu samples=%llu throttled=%llu\n",
+		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu samples=%llu throttled=%llu unresolved=%llu files_deferred=%llu\n",
 			   READ_ONCE(kc->subbufs), l, READ_ONCE(kc->nested),
 			   READ_ONCE(kc->overwritten), READ_ONCE(kc->samples),
-			   READ_ONCE(kc->throttled));
+			   READ_ONCE(kc->throttled), READ_ONCE(kc->unresolved),
+			   READ_ONCE(kc->files_deferred));
 		if (!l)
 			continue;
 		seq_printf(m, "cpu=%d dropped", cpu);
 		for (t = 0; t < KTP_REC_NR_TYPES; t++)
-			if (kc->dropped[t])
+			if (ktp_dropped(kc, t))
 				seq_printf(m, " %s=%llu", ktp_rec_names[t],
-					   READ_ONCE(kc->dropped[t]));
+					   ktp_dropped(kc, t));
 		seq_putc(m, '\n');
 	}
 	seq_printf(m, "total records=%llu bytes=%llu", records, bytes);
@@ -268,16 +286,24 @@ static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 {
 	u64 n, written = 0, dropped = 0;
 	unsigned int cpu = 0;
-	char buf[24];
+	char buf[32], *num = buf;
+	bool nmi = false;
 	int ret;
 
+	if (!perfmon_capable())
+		return -EPERM;
 	ret = ktp_copy_cmd(buf, sizeof(buf), ubuf, count);
 	if (ret)
 		return ret;
-	ret = kstrtou64(buf, 0, &n);
+	/* "nmi N": the records as NMI context writes them (see session.c). */
+	if (!strncmp(buf, "nmi ", 4)) {
+		nmi = true;
+		num = skip_spaces(buf + 4);
+	}
+	ret = kstrtou64(num, 0, &n);
 	if (ret)
 		return ret;
-	ret = ktp_session_selftest(n, &cpu, &written, &dropped);
+	ret = ktp_session_selftest(n, nmi, &cpu, &written, &dropped);
 	if (ret)
 		return ret;
 	mutex_lock(&ktp_lock);

@@ -2,8 +2,8 @@
 /*
  * Generic netlink family "ktprof", the recorder's control channel: start a
  * session with a configuration, stop, flush, and read stats and meta. Every
- * operation needs CAP_NET_ADMIN (GENL_ADMIN_PERM) and calls the same
- * session functions as the debugfs files.
+ * operation needs CAP_PERFMON or CAP_SYS_ADMIN, as perf does for the same
+ * power, and calls the same session functions as the debugfs files.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "ktprof.h"
 
 static struct genl_family ktp_genl_family;
@@ -61,8 +62,20 @@ static struct notifier_block ktp_netlink_nb = {
 	.notifier_call = ktp_netlink_event,
 };
 
-/* The last start error, for extack (which keeps only a pointer). */
-static char ktp_genl_msg[128];
+/*
+ * What perf asks for the same power (system-wide tracing, kernel stacks):
+ * CAP_PERFMON or CAP_SYS_ADMIN, of the socket's opener and of the sender,
+ * as netlink_capable() checks. CAP_NET_ADMIN alone is not enough.
+ */
+static bool ktp_genl_permitted(struct sk_buff *skb,
+			       struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_PERFMON) ||
+	    netlink_capable(skb, CAP_SYS_ADMIN))
+		return true;
+	NL_SET_ERR_MSG(extack, "needs CAP_PERFMON or CAP_SYS_ADMIN");
+	return false;
+}
 
 static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_EVENTS] = { .type = NLA_U32 },
@@ -87,7 +100,10 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	char err[128] = "";
 	int ret;
 
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!ktp_genl_permitted(skb, info->extack))
+		return -EPERM;
+
+	cfg = kzalloc_obj(*cfg, GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
 	/* Module parameters are the defaults; they were checked at load. */
@@ -143,23 +159,13 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	if (a[KTP_A_SAMPLE_COMM])
 		strscpy(cfg->sample_comm, nla_data(a[KTP_A_SAMPLE_COMM]),
 			sizeof(cfg->sample_comm));
-	ret = ktp_session_start(cfg, err, sizeof(err));
+	ret = ktp_session_start(cfg, nla_get_flag(a[KTP_A_STOP_WITH_OWNER]) ?
+				info->snd_portid : 0, err, sizeof(err));
 	if (ret == -EBUSY)
 		snprintf(err, sizeof(err), "a session is already running");
-	if (!ret && nla_get_flag(a[KTP_A_STOP_WITH_OWNER])) {
-		mutex_lock(&ktp_lock);
-		ktp_session.owner_portid = info->snd_portid;
-		mutex_unlock(&ktp_lock);
-	}
 out_msg:
-	/*
-	 * NL_SET_ERR_MSG() takes literals only: point extack at our copy,
-	 * which outlives the reply (requests run under the genl mutex).
-	 */
-	if (ret && err[0] && info->extack) {
-		strscpy(ktp_genl_msg, err, sizeof(ktp_genl_msg));
-		info->extack->_msg = ktp_genl_msg;
-	}
+	if (ret && err[0])
+		ktp_set_err_msg(info->extack, err);
 out:
 	kfree(cfg);
 	return ret;
@@ -167,8 +173,11 @@ out:
 
 static int ktp_genl_stop(struct sk_buff *skb, struct genl_info *info)
 {
-	int ret = ktp_session_stop();
+	int ret;
 
+	if (!ktp_genl_permitted(skb, info->extack))
+		return -EPERM;
+	ret = ktp_session_stop();
 	if (ret)
 		NL_SET_ERR_MSG(info->extack, "no session is running");
 	return ret;
@@ -176,8 +185,11 @@ static int ktp_genl_stop(struct sk_buff *skb, struct genl_info *info)
 
 static int ktp_genl_flush(struct sk_buff *skb, struct genl_info *info)
 {
-	int ret = ktp_session_flush();
+	int ret;
 
+	if (!ktp_genl_permitted(skb, info->extack))
+		return -EPERM;
+	ret = ktp_session_flush();
 	if (ret)
 		NL_SET_ERR_MSG(info->extack, "no session");
 	return ret;
@@ -214,6 +226,9 @@ static int ktp_genl_get_meta(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 	int ret;
+
+	if (!ktp_genl_permitted(skb, info->extack))
+		return -EPERM;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -273,6 +288,12 @@ static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 	return 0;
 }
 
+/* Before a dump: refused here, the requester gets the error as its ack. */
+static int ktp_genl_stats_start(struct netlink_callback *cb)
+{
+	return ktp_genl_permitted(cb->skb, cb->extack) ? 0 : -EPERM;
+}
+
 /* One message per CPU that has a buffer; cb->args[0] is the next CPU. */
 static int ktp_genl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -304,35 +325,31 @@ static int ktp_genl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 static const struct genl_ops ktp_genl_ops[] = {
 	{
 		.cmd = KTP_CMD_START,
-		.flags = GENL_ADMIN_PERM,
 		.policy = ktp_start_policy,
 		.maxattr = KTP_A_MAX,
 		.doit = ktp_genl_start,
 	},
 	{
 		.cmd = KTP_CMD_STOP,
-		.flags = GENL_ADMIN_PERM,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
 		.doit = ktp_genl_stop,
 	},
 	{
 		.cmd = KTP_CMD_FLUSH,
-		.flags = GENL_ADMIN_PERM,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
 		.doit = ktp_genl_flush,
 	},
 	{
 		.cmd = KTP_CMD_GET_STATS,
-		.flags = GENL_ADMIN_PERM,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
+		.start = ktp_genl_stats_start,
 		.dumpit = ktp_genl_stats_dump,
 	},
 	{
 		.cmd = KTP_CMD_GET_META,
-		.flags = GENL_ADMIN_PERM,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
 		.doit = ktp_genl_get_meta,
@@ -348,6 +365,11 @@ static struct genl_family ktp_genl_family = {
 	.n_ops = ARRAY_SIZE(ktp_genl_ops),
 	/* A new family: strict validation of every command. */
 	.resv_start_op = KTP_CMD_UNSPEC,
+	/*
+	 * Not under the global genl mutex: a stop may wait for file reads
+	 * (FILE records). ktp_lock orders the operations.
+	 */
+	.parallel_ops = true,
 };
 
 int ktp_genl_init(void)

@@ -6,6 +6,7 @@
 #define KTPROF_H
 
 #include <linux/cpumask.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/relay.h>
@@ -77,6 +78,7 @@ struct ktp_cpu {
 	/* Writer side: only this CPU touches these, with IRQs off. */
 	bool active;		/* between this CPU's start and stop marks */
 	bool in_write;		/* a record is being written: nesting guard */
+	bool finishing;		/* the final flush: start no sub-buffer */
 	u32 cur_subbuf;		/* index of the sub-buffer being filled */
 	u64 last_ts;		/* time of the last record, base for deltas */
 	u64 pending_ts;		/* time of the record being reserved */
@@ -88,9 +90,14 @@ struct ktp_cpu {
 	u64 overwritten;
 	u64 samples;		/* samples taken (this_cpu_inc: NMI-safe) */
 	u64 throttled;		/* times a sample source was throttled */
+	u64 unresolved;		/* samples whose mappings the mmap lock hid */
+	u64 files_deferred;	/* files not queued for a FILE record (full) */
 	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
 	u64 written[KTP_REC_NR_TYPES];
 	u64 dropped[KTP_REC_NR_TYPES];
+	/* Drops in NMI (this_cpu_inc only), and how many are in @dropped. */
+	u64 nmi_dropped[KTP_REC_NR_TYPES];
+	u64 nmi_dropped_seen[KTP_REC_NR_TYPES];
 	/*
 	 * Records from tracepoints that fire inside the write path (relay's
 	 * reader wakeup raises an IPI): kept here, written right after.
@@ -98,6 +105,9 @@ struct ktp_cpu {
 	bool draining;
 	u16 nest_len;
 	u8 nest_buf[KTP_NEST_BUF] __aligned(8);
+	/* A record a tracepoint writes in NMI, on its way to staging. */
+	bool nmi_busy;
+	u8 nmi_rec[KTP_NEST_BUF] __aligned(8);
 };
 
 DECLARE_PER_CPU(struct ktp_cpu, ktp_cpus);
@@ -109,6 +119,7 @@ struct ktp_wr {
 	u8 type;
 	u16 size;
 	bool nested;		/* goes to kc->nest_buf */
+	bool nmi;		/* goes to kc->nmi_rec, then staging */
 };
 
 /*
@@ -128,6 +139,8 @@ int ktp_relay_open(void);
 void ktp_relay_close(void);
 void ktp_relay_reset_cpus(void);
 void ktp_flush_local(void);
+void ktp_flush_final(void);
+void ktp_fold_nmi_drops(struct ktp_cpu *kc);
 void ktp_relay_wake_readers(void);
 void ktp_cpu_mark(enum ktp_cpu_reason reason);
 
@@ -143,19 +156,25 @@ void ktp_task_seen(struct task_struct *p);
 bool ktp_emit_task(struct task_struct *p, const char *comm, u16 flags);
 void ktp_emit_snapshot(void);
 void ktp_forget_pid(pid_t pid);
-u8 ktp_prio(int prio);
+
+/* A task's prio in a byte: deadline tasks (prio < 0) as KTP_PRIO_DL. */
+static inline u8 ktp_prio(int prio)
+{
+	return prio < 0 ? KTP_PRIO_DL : min(prio, KTP_PRIO_DL - 1);
+}
 
 /* session.c */
 int ktp_config_from_params(struct ktp_config *cfg);
 int ktp_parse_events(const char *s, u32 *events);
 int ktp_check_geometry(u32 subbuf_size, u32 n_subbufs);
-int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen);
+int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
+		      char *err, size_t errlen);
 int ktp_config_set_samples(struct ktp_config *cfg, const char *samples,
 			   const char *counters, char *err, size_t errlen);
 int ktp_session_stop(void);
 int ktp_session_flush(void);
 void ktp_session_teardown(void);
-int ktp_session_selftest(u64 n, unsigned int *cpu, u64 *written,
+int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
 			 u64 *dropped);
 int ktp_hotplug_init(void);
 void ktp_hotplug_exit(void);
@@ -166,15 +185,22 @@ int ktp_control_init(void);
 void ktp_control_remove_files(void);
 void ktp_control_exit(void);
 
-/* sample.c */
+/* evspec.c */
 int ktp_parse_event_list(const char *list, bool sampling,
 			 struct ktp_event_spec *out, unsigned int max,
 			 char *bad, size_t badlen);
+
+/* perf.c: sampling and counters (sample.h has the internals) */
 int ktp_sample_start(char *err, size_t errlen);
+void ktp_sample_quiesce(void);
+void ktp_sample_flush_files(void);
 void ktp_sample_stop(void);
 unsigned int ktp_counters_read(u64 *deltas);
 void ktp_counters_reset_local(void);
 void ktp_sample_drain_local(void);
+
+/* stage.c */
+void ktp_stage_nmi_record(struct ktp_cpu *kc, const void *rec);
 
 /* genl.c */
 int ktp_genl_init(void);

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "ktprof.h"
 
 static bool ktp_param_autostart;
@@ -61,7 +62,7 @@ static int __init ktp_init(void)
 	int ret;
 
 	/* Check the parameters now, so that a bad one fails the load. */
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	cfg = kzalloc_obj(*cfg, GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
 	ret = ktp_config_from_params(cfg);
@@ -92,7 +93,7 @@ static int __init ktp_init(void)
 	if (ktp_param_autostart) {
 		char err[128] = "";
 
-		ret = ktp_session_start(cfg, err, sizeof(err));
+		ret = ktp_session_start(cfg, 0, err, sizeof(err));
 		if (ret) {
 			pr_err("autostart failed: %s (%d)\n", err, ret);
 			goto out_genl;

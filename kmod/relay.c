@@ -46,6 +46,25 @@ static void ktp_count_drop(struct ktp_cpu *kc, unsigned int type)
 }
 
 /*
+ * Move the drops NMI context counted into the loss counts. Not in NMI:
+ * NMI only increments nmi_dropped[], so reading it here is race-free.
+ */
+void ktp_fold_nmi_drops(struct ktp_cpu *kc)
+{
+	unsigned int t;
+
+	for (t = 0; t < KTP_REC_NR_TYPES; t++) {
+		u64 n = READ_ONCE(kc->nmi_dropped[t]);
+
+		if (n != kc->nmi_dropped_seen[t]) {
+			kc->lost += n - kc->nmi_dropped_seen[t];
+			kc->dropped[t] += n - kc->nmi_dropped_seen[t];
+			kc->nmi_dropped_seen[t] = n;
+		}
+	}
+}
+
+/*
  * Room kept free at the end of every sub-buffer, so that a CPU's final
  * mark (STOP, OFFLINE: its loss count) can land even when its buffer is
  * full; see ktp_write_tail_mark().
@@ -80,6 +99,27 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	kc = this_cpu_ptr(&ktp_cpus);
 	if (unlikely(!kc->active))
 		goto out;
+	if (unlikely(in_nmi())) {
+		/*
+		 * relay is not NMI-safe. Tracepoints reach here from NMI when
+		 * an NMI handler queues an irq_work (ipi_send_cpu, v6.3+), ours
+		 * included: the record goes to the staging ring, or is counted
+		 * with NMI-safe ops and folded into the loss later.
+		 */
+		if (kc->nmi_busy || size > sizeof(kc->nmi_rec)) {
+			this_cpu_inc(ktp_cpus.nmi_dropped[min(type, KTP_REC_NR_TYPES - 1U)]);
+			goto out;
+		}
+		kc->nmi_busy = true;
+		h = (struct ktp_hdr *)kc->nmi_rec;
+		*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
+		w->kc = kc;
+		w->type = type;
+		w->size = size;
+		w->nested = false;
+		w->nmi = true;
+		return h;
+	}
 	if (unlikely(kc->in_write)) {
 		/* A tracepoint inside our own write path: set it aside. */
 		if (kc->nest_len + size > sizeof(kc->nest_buf)) {
@@ -93,10 +133,12 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		w->type = type;
 		w->size = size;
 		w->nested = true;
+		w->nmi = false;
 		return h;
 	}
 	kc->in_write = true;
 	w->nested = false;
+	w->nmi = false;
 
 	/* The fast clock may step back a little; times never go back here. */
 	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
@@ -173,6 +215,12 @@ void ktp_commit(struct ktp_wr *w)
 {
 	struct ktp_cpu *kc = w->kc;
 
+	if (w->nmi) {
+		/* Frees kc->nmi_rec. */
+		ktp_stage_nmi_record(kc, kc->nmi_rec);
+		local_irq_restore(w->irqflags);
+		return;
+	}
 	if (w->nested) {
 		kc->nest_len += w->size;
 		local_irq_restore(w->irqflags);
@@ -202,6 +250,7 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 	struct ktp_subbuf *sb = subbuf;
 	u64 ts;
 
+	ktp_fold_nmi_drops(kc);
 	if (relay_buf_full(buf)) {
 		if (!ktp_session.cfg.overwrite)
 			return 0;
@@ -209,6 +258,9 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		kc->overwritten += kc->subbuf_records[idx];
 		kc->lost += kc->subbuf_records[idx];
 	}
+	/* The end of this CPU's data: no new sub-buffer takes a slot. */
+	if (kc->finishing)
+		return 0;
 	kc->subbuf_records[idx] = 0;
 	kc->cur_subbuf = idx;
 
@@ -267,6 +319,14 @@ static void ktp_skip_subbufs(struct rchan_buf *buf, size_t count)
 	}
 }
 
+/* How many of the newest sub-buffers an overwrite-mode reader may read. */
+static size_t ktp_whole_subbufs(struct rchan_buf *buf)
+{
+	bool writing = READ_ONCE(buf->offset) <= buf->chan->subbuf_size;
+
+	return buf->chan->n_subbufs - (writing ? 1 : 0);
+}
+
 static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -289,12 +349,15 @@ static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
 		/* Sub-buffer contents are read after their publication. */
 		smp_rmb();
 		/*
-		 * In overwrite mode the sub-buffer being written took the
-		 * slot of the oldest one: only the newest n - 1 are whole.
+		 * In overwrite mode a sub-buffer being written took the slot
+		 * of the oldest one: only the newest n - 1 are whole. After
+		 * the final flush none is being written: all n are.
 		 * (In drop mode a full buffer has no sub-buffer being written.)
 		 */
-		if (ktp_session.cfg.overwrite && produced - consumed > n - 1) {
-			ktp_skip_subbufs(buf, produced - consumed - (n - 1));
+		if (ktp_session.cfg.overwrite &&
+		    produced - consumed > ktp_whole_subbufs(buf)) {
+			ktp_skip_subbufs(buf, produced - consumed -
+					 ktp_whole_subbufs(buf));
 			r->read_off = 0;
 			continue;
 		}
@@ -425,22 +488,64 @@ void ktp_relay_close(void)
 	ktp_relay_reset_cpus();
 }
 
-/* Finish this CPU's partly filled sub-buffer so readers get it. IRQs off. */
+/*
+ * Finish this CPU's partly filled sub-buffer so readers get it. IRQs off.
+ *
+ * relay_switch_subbuf() wakes readers with irq_work_queue(), which fires
+ * the ipi_send_cpu tracepoint (v6.3+) after the old sub-buffer is
+ * published but before the new one starts. Our own probe must not write
+ * then: the record would land past the published end, or switch
+ * sub-buffers inside this switch and publish one never written. With
+ * in_write set it goes aside and is written after; a second switch then
+ * publishes it without another tracepoint, since the first wakeup's
+ * irq_work is still pending (IRQs are off).
+ */
 void ktp_flush_local(void)
+{
+	struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
+	struct rchan_buf *buf;
+	int pass;
+
+	lockdep_assert_irqs_disabled();
+	if (!ktp_session.chan || kc->in_write)
+		return;
+	buf = *this_cpu_ptr(ktp_session.chan->buf);
+	for (pass = 0; buf && pass < 2; pass++) {
+		/* Nothing but the header, or no current sub-buffer (full). */
+		if (buf->offset <= sizeof(struct ktp_subbuf) ||
+		    buf->offset > buf->chan->subbuf_size)
+			return;
+		kc->pending_ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+		kc->in_write = true;
+		relay_switch_subbuf(buf, 0);
+		kc->in_write = false;
+		if (!kc->nest_len)
+			return;
+		ktp_write_nested(kc);
+	}
+}
+
+/*
+ * Publish this CPU's last sub-buffer at its STOP or OFFLINE mark, after
+ * which it writes nothing (IRQs off, not active). No sub-buffer starts
+ * after it, so in overwrite mode none of the kept ones is overwritten by
+ * an empty successor, and the mark's loss count stays the final one. A
+ * CPU that comes back online starts a new sub-buffer with its first record.
+ */
+void ktp_flush_final(void)
 {
 	struct ktp_cpu *kc = this_cpu_ptr(&ktp_cpus);
 	struct rchan_buf *buf;
 
 	lockdep_assert_irqs_disabled();
-	if (!ktp_session.chan)
+	if (!ktp_session.chan || kc->active)
 		return;
 	buf = *this_cpu_ptr(ktp_session.chan->buf);
-	/* Nothing but the header, or no current sub-buffer (full): skip. */
-	if (!buf || buf->offset <= sizeof(struct ktp_subbuf) ||
-	    buf->offset > buf->chan->subbuf_size)
+	if (!buf || buf->offset > buf->chan->subbuf_size)
 		return;
-	kc->pending_ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	kc->finishing = true;
 	relay_switch_subbuf(buf, 0);
+	kc->finishing = false;
 }
 
 void ktp_relay_wake_readers(void)
@@ -460,6 +565,7 @@ void ktp_relay_wake_readers(void)
 static void ktp_fill_mark(struct ktp_cpu_mark *m, struct ktp_cpu *kc,
 			  enum ktp_cpu_reason reason)
 {
+	ktp_fold_nmi_drops(kc);
 	m->pid = current->pid;
 	m->reason = reason;
 	m->prio = ktp_prio(current->prio);

@@ -21,15 +21,20 @@
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/pid.h>
+#include <linux/mm.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/threads.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include "compat.h"
 #include "ktprof.h"
+#include "sample.h"
 
 struct ktp_session ktp_session;
 DEFINE_MUTEX(ktp_lock);
@@ -186,8 +191,9 @@ static int ktp_alloc_bitmaps(void)
 {
 	ktp_session.seen_pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) *
 					sizeof(long));
-	ktp_session.nr_seen_irqs = nr_irqs;
-	ktp_session.seen_irqs = bitmap_zalloc(nr_irqs, GFP_KERNEL);
+	ktp_session.nr_seen_irqs = ktp_nr_irqs();
+	ktp_session.seen_irqs = bitmap_zalloc(ktp_session.nr_seen_irqs,
+					      GFP_KERNEL);
 	if (!ktp_session.seen_pids || !ktp_session.seen_irqs) {
 		ktp_free_bitmaps();
 		return -ENOMEM;
@@ -220,8 +226,12 @@ static void ktp_cpu_off(void *reason)
 		return;
 	ktp_sample_drain_local();
 	ktp_cpu_mark((unsigned long)reason);
-	ktp_flush_local();
+	/*
+	 * The mark ends this CPU's part of the session: nothing after it is
+	 * recorded, such as the IPI of the flush that wakes the readers.
+	 */
 	kc->active = false;
+	ktp_flush_final();
 }
 
 static void ktp_clocks_now(void)
@@ -241,7 +251,31 @@ static long ktp_snapshot_fn(void *unused)
 	return 0;
 }
 
-int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen)
+/*
+ * Relay buffers exist for every possible CPU: keep them all within half of
+ * memory, whatever one CPU's share may be.
+ */
+static int ktp_check_memory(const struct ktp_config *cfg, char *err,
+			    size_t errlen)
+{
+	u64 per_cpu = (u64)cfg->subbuf_size * cfg->n_subbufs;
+	u64 total = per_cpu * num_possible_cpus();
+	u64 limit = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
+
+	if (total <= limit)
+		return 0;
+	snprintf(err, errlen,
+		 "buffers of %llu MiB per CPU on %u CPUs (%llu MiB) exceed half of memory (%llu MiB)",
+		 per_cpu >> 20, num_possible_cpus(), total >> 20, limit >> 20);
+	return -ENOMEM;
+}
+
+/*
+ * Start a session. @owner_portid: the netlink socket whose closing stops
+ * it (0: none), set together with the start so no moment goes unowned.
+ */
+int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
+		      char *err, size_t errlen)
 {
 	struct ktp_session *s = &ktp_session;
 	u32 events;
@@ -257,10 +291,14 @@ int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen)
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = ktp_check_memory(cfg, err, errlen);
+	if (ret)
+		goto out;
 
 	/* The previous session's data goes away with its channel. */
 	ktp_relay_close();
 	ktp_free_bitmaps();
+	s->state = KTP_SESSION_IDLE;
 
 	s->cfg = *cfg;
 	s->owner_portid = 0;
@@ -283,15 +321,15 @@ int ktp_session_start(const struct ktp_config *cfg, char *err, size_t errlen)
 
 	cpus_read_lock();
 	ktp_clocks_now();
+	s->owner_portid = owner_portid;
 	WRITE_ONCE(s->state, KTP_SESSION_RUNNING);
 	on_each_cpu_mask(&s->cfg.cpus, ktp_cpu_on, KTP_REASON(KTP_CPU_START),
 			 1);
-	cpu = cpumask_first_and(&s->cfg.cpus, cpu_online_mask);
-	cpus_read_unlock();
-
 	/* On a traced CPU, so that the snapshot lands in a traced buffer. */
+	cpu = cpumask_first_and(&s->cfg.cpus, cpu_online_mask);
 	if (cpu < nr_cpu_ids)
-		work_on_cpu_safe(cpu, ktp_snapshot_fn, NULL);
+		work_on_cpu(cpu, ktp_snapshot_fn, NULL);
+	cpus_read_unlock();
 	mutex_unlock(&ktp_lock);
 	return 0;
 
@@ -307,35 +345,52 @@ out:
 	return ret;
 }
 
+/* The end of a session whose sampling is quiet; under ktp_lock. */
 static void __ktp_session_stop(void)
 {
 	struct ktp_session *s = &ktp_session;
 
 	lockdep_assert_held(&ktp_lock);
-	/* Perf events first: what they staged lands before the STOP marks. */
-	ktp_sample_stop();
+	/* Each CPU drains what its sampling staged, then writes its mark. */
 	cpus_read_lock();
 	on_each_cpu(ktp_cpu_off, KTP_REASON(KTP_CPU_STOP), 1);
 	WRITE_ONCE(s->state, KTP_SESSION_STOPPED);
+	s->owner_portid = 0;
 	cpus_read_unlock();
 	ktp_probes_unregister();
 	s->events_on = 0;
+	ktp_sample_stop();
 	/* Pollers learn that the stream ended. */
 	ktp_relay_wake_readers();
 }
 
+/*
+ * Stop the running session, in two steps: with ktp_lock, sampling ends;
+ * then, with no lock held, the FILE records the samples asked for are
+ * written (that reads files: it may block); then, with ktp_lock again,
+ * each CPU writes its STOP mark. The session id keeps the second step
+ * from stopping a session started in between by someone else.
+ */
 int ktp_session_stop(void)
 {
-	int ret = 0;
+	u64 id;
 
 	mutex_lock(&ktp_lock);
-	if (ktp_session.state == KTP_SESSION_RUNNING)
-		__ktp_session_stop();
-	else
-		ret = -EINVAL;
-	ktp_session.owner_portid = 0;
+	if (ktp_session.state != KTP_SESSION_RUNNING) {
+		mutex_unlock(&ktp_lock);
+		return -EINVAL;
+	}
+	id = ktp_session.id;
+	ktp_sample_quiesce();
 	mutex_unlock(&ktp_lock);
-	return ret;
+
+	ktp_sample_flush_files();
+
+	mutex_lock(&ktp_lock);
+	if (ktp_session.state == KTP_SESSION_RUNNING && ktp_session.id == id)
+		__ktp_session_stop();
+	mutex_unlock(&ktp_lock);
+	return 0;
 }
 
 static void ktp_flush_ipi(void *unused)
@@ -363,20 +418,55 @@ int ktp_session_flush(void)
 /* Module unload: stop, close the channel, free everything. */
 void ktp_session_teardown(void)
 {
+	ktp_session_stop();
 	mutex_lock(&ktp_lock);
-	if (ktp_session.state == KTP_SESSION_RUNNING)
-		__ktp_session_stop();
 	ktp_relay_close();
 	ktp_free_bitmaps();
 	ktp_session.state = KTP_SESSION_IDLE;
 	mutex_unlock(&ktp_lock);
 }
 
+/* One selftest record, the way every probe writes one. */
+static bool ktp_selftest_one(u64 seq)
+{
+	struct ktp_selftest *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_SELFTEST, 0, sizeof(*r));
+	if (!r)
+		return false;
+	r->seq = seq;
+	ktp_commit(&w);
+	return true;
+}
+
+/*
+ * Selftest records as NMI context writes them: in_nmi() true (the NMI bits
+ * of preempt_count, IRQs off), so they go through the staging ring and the
+ * drain irq_work like a tracepoint firing in a hardware sample's handler.
+ * Not a real NMI: qemu TCG has no PMU to raise one. Batches leave the
+ * irq_work room to drain between them.
+ */
+static u64 ktp_selftest_nmi_batch(u64 first, u64 n)
+{
+	u64 i, done = 0;
+
+	local_irq_disable();
+	__preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
+	for (i = 0; i < n; i++)
+		done += ktp_selftest_one(first + i);
+	__preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
+	local_irq_enable();
+	return done;
+}
+
 /*
  * Write @n selftest records on one CPU, as fast as possible, and report how
- * many were written and dropped: written + dropped == n, always.
+ * many were written and dropped: written + dropped == n, always. With @nmi,
+ * as NMI context writes them (staged; needs a sampling session).
  */
-int ktp_session_selftest(u64 n, unsigned int *cpu, u64 *written, u64 *dropped)
+int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
+			 u64 *dropped)
 {
 	struct ktp_cpu *kc;
 	u64 i, drops_before, done = 0;
@@ -385,27 +475,40 @@ int ktp_session_selftest(u64 n, unsigned int *cpu, u64 *written, u64 *dropped)
 	mutex_lock(&ktp_lock);
 	migrate_disable();
 	kc = this_cpu_ptr(&ktp_cpus);
-	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active) {
+	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active ||
+	    (nmi && !this_cpu_read(ktp_sample_cpus))) {
 		ret = -EINVAL;
 		goto out;
 	}
 	*cpu = smp_processor_id();
 	drops_before = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]);
-	for (i = 0; i < n; i++) {
-		struct ktp_selftest *r;
-		struct ktp_wr w;
+	for (i = 0; i < n;) {
+		u64 batch = min_t(u64, n - i, 1024);
 
-		r = ktp_reserve(&w, KTP_REC_SELFTEST, 0, sizeof(*r));
-		if (r) {
-			r->seq = i;
-			ktp_commit(&w);
-			done++;
+		if (nmi) {
+			done += ktp_selftest_nmi_batch(i, batch);
+			i += batch;
+		} else {
+			for (; batch; batch--, i++)
+				done += ktp_selftest_one(i);
 		}
-		if (!(i & 1023))
-			cond_resched();
+		/* ktp_lock is held: a killed writer lets stop go on. */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
 	}
-	*written = done;
+	if (nmi) {
+		/* What the last batch staged, and the ring's drop counts. */
+		local_irq_disable();
+		ktp_sample_drain_local();
+		ktp_fold_nmi_drops(kc);
+		local_irq_enable();
+	}
 	*dropped = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]) - drops_before;
+	/* In NMI every record is taken; the ring drops some later. */
+	*written = nmi ? done - *dropped : done;
 out:
 	migrate_enable();
 	mutex_unlock(&ktp_lock);

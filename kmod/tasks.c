@@ -13,11 +13,6 @@
 
 #include "ktprof.h"
 
-u8 ktp_prio(int prio)
-{
-	return prio < 0 ? KTP_PRIO_DL : min(prio, KTP_PRIO_DL - 1);
-}
-
 static u16 ktp_task_report_state(struct task_struct *p)
 {
 	unsigned int idx = task_state_index(p);
@@ -36,19 +31,32 @@ static bool ktp_write_task(struct task_struct *p, const char *comm, u16 flags,
 		return false;
 	r->pid = p->pid;
 	r->tgid = p->tgid;
+	/*
+	 * A released task (its last switch-out after exit) may point at a
+	 * parent that is gone: the kernel's own task_ppid_nr_ns() checks.
+	 */
 	rcu_read_lock();
-	r->ppid = task_ppid_nr(p);
+	r->ppid = pid_alive(p) ? task_ppid_nr(p) : 0;
 	rcu_read_unlock();
 	r->flags = flags | (p->flags & PF_KTHREAD ? KTP_TASK_KTHREAD : 0);
 	r->state = state;
 	r->prio = ktp_prio(p->prio);
 	memset(r->pad, 0, sizeof(r->pad));
-	/*
-	 * Unlocked like the kernel's own trace events: a concurrent rename
-	 * may mix the names, but comm[15] is always NUL.
-	 */
-	memcpy(r->comm, comm ? comm : p->comm, KTP_COMM_LEN);
-	r->comm[KTP_COMM_LEN - 1] = '\0';
+	if (comm) {
+		/*
+		 * A new name is a string of any allocation size: exec passes
+		 * the file name's last component, which for execveat(dirfd)
+		 * ends a "/dev/fd/N/prog" allocated to fit.
+		 */
+		strscpy_pad(r->comm, comm, KTP_COMM_LEN);
+	} else {
+		/*
+		 * task->comm is a full array. Unlocked like the kernel's own
+		 * trace events: a concurrent rename may mix the names.
+		 */
+		memcpy(r->comm, p->comm, KTP_COMM_LEN);
+		r->comm[KTP_COMM_LEN - 1] = '\0';
+	}
 	ktp_commit(&w);
 	return true;
 }
