@@ -5,6 +5,7 @@
 #   make                 kmod/ktprof.ko (against KDIR) and user/ktprof
 #   make modules-all     the module against every test kernel, -Werror
 #   make check           setup, build, unit tests, VM tests on all kernels
+#   make check-busy      make check with a CPU hog on every host core
 #   make unit            unit tests only (ASan + UBSan)
 #   make vm-test         VM tests only (KERNELS="6.12 6.1 7.3", TESTS=...)
 #   make demo            the end-to-end demo in a VM
@@ -59,7 +60,7 @@ TOOL_BIN := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
 WORKLOAD_SRC := $(wildcard tests/workloads/*.c)
 WORKLOAD_BIN := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC))
 
-.PHONY: all module user modules-all unit vm-test check demo bench clean setup \
+.PHONY: all module user modules-all unit vm-test check check-busy demo bench clean setup \
 	tests-bin checkpatch
 
 all: module user
@@ -133,6 +134,10 @@ vm-test: tests-bin modules-all
 
 setup:
 	@scripts/setup.sh
+
+check-busy:
+	@scripts/setup.sh
+	@scripts/busy.sh $(MAKE) --no-print-directory check
 
 check:
 	@scripts/setup.sh

@@ -20,6 +20,7 @@ base_pkgs=(
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3-protobuf
 	libnl-3-dev libnl-genl-3-dev zlib1g-dev libdeflate-dev libjson-c-dev
 	linux-perf linux-source-6.12
+	stress-ng
 	chromium
 	linux-image-amd64 linux-headers-amd64
 )

@@ -4,7 +4,8 @@
 # guest. `bash lib.sh unload` unloads a module a failed test left behind.
 set -u
 KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-KTPROF_KO=$KTPROF_TOP/build/kmod/$(uname -r)/kmod/ktprof.ko
+# The module built for this kernel, unless the caller names another.
+KTPROF_KO=${KTPROF_KO:-$KTPROF_TOP/build/kmod/$(uname -r)/kmod/ktprof.ko}
 KTPROF=$KTPROF_TOP/user/ktprof
 KTPROF_DBG=/sys/kernel/debug/ktprof
 WORKLOADS=$KTPROF_TOP/build/workloads

@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Every file is root only, and an unprivileged user can neither read the
-# data nor use the netlink operations.
+# data nor use the netlink operations. Starting and stopping take what perf
+# asks for the same power, CAP_PERFMON or CAP_SYS_ADMIN: root holding only
+# CAP_NET_ADMIN (netlink's own admin check) can do neither, through netlink
+# or debugfs; root holding only CAP_PERFMON can.
 . "$(dirname "$0")/lib.sh"
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; }
+# uid 0 (so the files' modes let it in) with one capability only.
+with_cap() {
+	local cap=$1
+	shift
+	setpriv --bounding-set=-all,+"$cap" --inh-caps=-all,+"$cap" \
+		--ambient-caps=-all,+"$cap" -- "$@"
+}
 
 load_module
 ctl start
@@ -26,5 +36,24 @@ for op in meta stats stop flush start; do
 	[ $rc = 1 ] || fail "nobody: genl $op exit $rc ($out), want EPERM (1)"
 done
 [ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "state changed"
+
+with_cap net_admin grep -q CapEff /proc/self/status || fail "setpriv cannot drop capabilities"
+echo "CAP_NET_ADMIN only: $(with_cap net_admin grep CapEff /proc/self/status)"
+with_cap net_admin sh -c "echo start > $KTPROF_DBG/control" 2>/dev/null &&
+	fail "CAP_NET_ADMIN alone started a session through debugfs"
+with_cap net_admin sh -c "echo 10 > $KTPROF_DBG/selftest" 2>/dev/null &&
+	fail "CAP_NET_ADMIN alone wrote selftest"
+for op in start stop flush meta stats; do
+	out=$(with_cap net_admin "$TOOLS/genl-call" $op)
+	rc=$?
+	[ $rc = 1 ] || fail "CAP_NET_ADMIN alone: genl $op exit $rc ($out), want EPERM (1)"
+done
+[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "state changed"
+
+out=$(with_cap perfmon "$TOOLS/genl-call" start) || fail "CAP_PERFMON: genl start failed: $out"
+[ "$(cat "$KTPROF_DBG/control")" = running ] || fail "CAP_PERFMON: no session"
+with_cap perfmon sh -c "echo stop > $KTPROF_DBG/control" ||
+	fail "CAP_PERFMON: debugfs stop failed"
+[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "CAP_PERFMON: not stopped"
 unload_module
 echo ok
