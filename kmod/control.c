@@ -204,16 +204,6 @@ static void ktp_show_avg(struct seq_file *m, u64 bytes, u64 records)
 		   centi % 100);
 }
 
-/*
- * Records of type @t a CPU dropped: those counted, and those NMI context
- * counted that its next sub-buffer or mark has not folded in yet.
- */
-static u64 ktp_dropped(struct ktp_cpu *kc, unsigned int t)
-{
-	return READ_ONCE(kc->dropped[t]) + READ_ONCE(kc->nmi_dropped[t]) -
-	       READ_ONCE(kc->nmi_dropped_seen[t]);
-}
-
 static int ktp_stats_show(struct seq_file *m, void *v)
 {
 	u64 records = 0, bytes = 0, lost = 0, written[KTP_REC_NR_TYPES] = {};
@@ -228,12 +218,10 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
 		u64 r = READ_ONCE(kc->records), b = READ_ONCE(kc->bytes);
-		u64 l = READ_ONCE(kc->lost);
+		u64 l = ktp_cpu_lost(kc);
 
 		if (!kc->subbufs)
 			continue;
-		for (t = 0; t < KTP_REC_NR_TYPES; t++)
-			l += ktp_dropped(kc, t) - READ_ONCE(kc->dropped[t]);
 		records += r;
 		bytes += b;
 		lost += l;
@@ -250,9 +238,9 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 			continue;
 		seq_printf(m, "cpu=%d dropped", cpu);
 		for (t = 0; t < KTP_REC_NR_TYPES; t++)
-			if (ktp_dropped(kc, t))
+			if (ktp_cpu_dropped(kc, t))
 				seq_printf(m, " %s=%llu", ktp_rec_names[t],
-					   ktp_dropped(kc, t));
+					   ktp_cpu_dropped(kc, t));
 		seq_putc(m, '\n');
 	}
 	seq_printf(m, "total records=%llu bytes=%llu", records, bytes);

@@ -259,7 +259,7 @@ static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 	unsigned int t;
 
 	for (t = 0; t < KTP_REC_NR_TYPES; t++)
-		dropped[t] = READ_ONCE(kc->dropped[t]);
+		dropped[t] = ktp_cpu_dropped(kc, t);
 	nest = nla_nest_start(msg, KTP_A_CPU_STATS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -268,8 +268,7 @@ static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 			      KTP_CA_PAD) ||
 	    nla_put_u64_64bit(msg, KTP_CA_BYTES, READ_ONCE(kc->bytes),
 			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_LOST, READ_ONCE(kc->lost),
-			      KTP_CA_PAD) ||
+	    nla_put_u64_64bit(msg, KTP_CA_LOST, ktp_cpu_lost(kc), KTP_CA_PAD) ||
 	    nla_put_u64_64bit(msg, KTP_CA_SUBBUFS, READ_ONCE(kc->subbufs),
 			      KTP_CA_PAD) ||
 	    nla_put_u64_64bit(msg, KTP_CA_NESTED, READ_ONCE(kc->nested),
@@ -280,6 +279,10 @@ static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 			      KTP_CA_PAD) ||
 	    nla_put_u64_64bit(msg, KTP_CA_THROTTLED, READ_ONCE(kc->throttled),
 			      KTP_CA_PAD) ||
+	    nla_put_u64_64bit(msg, KTP_CA_UNRESOLVED, READ_ONCE(kc->unresolved),
+			      KTP_CA_PAD) ||
+	    nla_put_u64_64bit(msg, KTP_CA_FILES_DEFERRED,
+			      READ_ONCE(kc->files_deferred), KTP_CA_PAD) ||
 	    nla_put(msg, KTP_CA_DROPPED, sizeof(dropped), dropped)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;

@@ -141,6 +141,8 @@ void ktp_relay_reset_cpus(void);
 void ktp_flush_local(void);
 void ktp_flush_final(void);
 void ktp_fold_nmi_drops(struct ktp_cpu *kc);
+u64 ktp_cpu_dropped(struct ktp_cpu *kc, unsigned int t);
+u64 ktp_cpu_lost(struct ktp_cpu *kc);
 void ktp_relay_wake_readers(void);
 void ktp_cpu_mark(enum ktp_cpu_reason reason);
 

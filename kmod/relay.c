@@ -46,6 +46,29 @@ static void ktp_count_drop(struct ktp_cpu *kc, unsigned int type)
 }
 
 /*
+ * A CPU's drops of type @t: those counted, and those NMI context counted
+ * that its next sub-buffer or mark has not folded in yet (for readers of
+ * the counters: stats, netlink).
+ */
+u64 ktp_cpu_dropped(struct ktp_cpu *kc, unsigned int t)
+{
+	return READ_ONCE(kc->dropped[t]) + READ_ONCE(kc->nmi_dropped[t]) -
+	       READ_ONCE(kc->nmi_dropped_seen[t]);
+}
+
+/* A CPU's loss, NMI drops not yet folded in included. */
+u64 ktp_cpu_lost(struct ktp_cpu *kc)
+{
+	u64 lost = READ_ONCE(kc->lost);
+	unsigned int t;
+
+	for (t = 0; t < KTP_REC_NR_TYPES; t++)
+		lost += READ_ONCE(kc->nmi_dropped[t]) -
+			READ_ONCE(kc->nmi_dropped_seen[t]);
+	return lost;
+}
+
+/*
  * Move the drops NMI context counted into the loss counts. Not in NMI:
  * NMI only increments nmi_dropped[], so reading it here is race-free.
  */

@@ -129,6 +129,9 @@ int capture_meta_write_stats(struct capture_writer *w, const struct cpu_stats *s
 		c->has_cpu = c->has_records = c->has_bytes = c->has_lost = 1;
 		c->has_subbufs = c->has_nested = c->has_overwritten = 1;
 		c->has_samples = c->has_throttled = 1;
+		c->unresolved = s[i].unresolved;
+		c->files_deferred = s[i].files_deferred;
+		c->has_unresolved = c->has_files_deferred = 1;
 		c->dropped = (uint64_t *)s[i].dropped;
 		c->n_dropped = KTP_REC_NR_TYPES;
 		if (bytes_read) {

@@ -52,6 +52,10 @@ static void take_counter(struct cpu_stats *s, const char *key, uint64_t v,
 		s->samples = v;
 	else if (!strcmp(key, "throttled"))
 		s->throttled = v;
+	else if (!strcmp(key, "unresolved"))
+		s->unresolved = v;
+	else if (!strcmp(key, "files_deferred"))
+		s->files_deferred = v;
 }
 
 int cpu_stats_parse(const char *text, struct cpu_stats **out)

@@ -14,6 +14,7 @@ struct cpu_stats {
 	uint32_t cpu;
 	uint64_t records, bytes, lost, subbufs, nested, overwritten;
 	uint64_t samples, throttled;
+	uint64_t unresolved, files_deferred;	/* symbolization skips */
 	uint64_t dropped[KTP_REC_NR_TYPES];	/* by record type */
 };
 

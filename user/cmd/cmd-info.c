@@ -123,6 +123,11 @@ static void print_drops(const Ktprof__CpuStats *cs)
 	}
 	if (!*sep)
 		printf("\n");
+	/* Not lost records: samples that may name fewer symbols. */
+	if (cs && (cs->unresolved || cs->files_deferred))
+		printf("       symbolization: %" PRIu64 " samples without their mappings"
+		       " (mmap lock busy), %" PRIu64 " files deferred (queue full)\n",
+		       cs->unresolved, cs->files_deferred);
 }
 
 /* Module counters, and what the stream itself decodes to, per CPU. */

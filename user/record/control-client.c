@@ -330,6 +330,8 @@ static int parse_cpu_stats(struct nlattr **a, void *arg)
 	s->overwritten = get_u64(ca, KTP_CA_OVERWRITTEN);
 	s->samples = get_u64(ca, KTP_CA_SAMPLES);
 	s->throttled = get_u64(ca, KTP_CA_THROTTLED);
+	s->unresolved = get_u64(ca, KTP_CA_UNRESOLVED);
+	s->files_deferred = get_u64(ca, KTP_CA_FILES_DEFERRED);
 	if (ca[KTP_CA_DROPPED]) {
 		size_t len = nla_len(ca[KTP_CA_DROPPED]);
 
