@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run every test suite and end with "N passed, N failed":
+# Run every test suite and end with "N passed, N failed" (a SKIP line, a
+# test that could not run here and says why, counts as neither: they are
+# listed before the count):
 #   style   checkpatch on kmod/, the layers of user/
 #   unit    tests/unit (ASan + UBSan)
 #   cli     tests/cli/t-*.sh, the real binary on files
@@ -60,7 +62,12 @@ for suite in "$@"; do
 done
 passed=$(grep -c '^PASS ' "$results")
 failed=$(grep -c '^FAIL ' "$results")
+skipped=$(grep -c '^SKIP ' "$results")
 echo "=== $(( $(date +%s) - start )) s"
+if [ "$skipped" -gt 0 ]; then
+	echo "skipped ($skipped, neither passed nor failed):"
+	grep '^SKIP ' "$results" | sed 's/^/  /'
+fi
 if [ "$failed" -gt 0 ]; then
 	echo "failed:"
 	grep '^FAIL ' "$results" | sed 's/^/  /'
