@@ -254,6 +254,9 @@ static int load_chunk(struct capture_reader *r, size_t i, uint8_t *dst)
 	} else if (c->h.raw_len == c->h.stored_len) {
 		memcpy(dst, stored, c->h.raw_len);
 	} else {
+		snprintf(r->st.problem, sizeof(r->st.problem),
+			 "chunk %" PRIu64 " at offset %" PRIu64 " is damaged (stored as is,"
+			 " but its raw and stored lengths differ)", c->h.seq, c->offset);
 		ret = -EBADMSG;
 	}
 out:
