@@ -359,7 +359,7 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 
 	memset(long_path, 'p', 2999);
 	long_path[2999] = '\0';
-	CHECK_EQ(pf_bundle_alloc(&b), 0);
+	CHECK_EQ(pf_bundle_init(&b), 0);
 	b.lost = 1;
 	/* Switches and wakings interleaved, negative prios (deadline) too. */
 	for (i = 0; i < NSW + NWK; i++) {
@@ -446,7 +446,7 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 		free(copy[k].s1);
 		free(copy[k].s2);
 	}
-	pf_bundle_free(&b);
+	pf_bundle_fini(&b);
 	free(buf);
 	free(long_path);
 }

@@ -94,7 +94,7 @@ UNIT_TEST(self_and_total)
 			  "pid-20;entry;outer;leaf_a;leaf_a 1\n");
 	free(folded);
 	profile_free(p);
-	task_table_free(&tasks);
+	task_table_fini(&tasks);
 	symbolizer_free(sym);
 }
 

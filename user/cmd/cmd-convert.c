@@ -309,7 +309,7 @@ out:
 	free(ctx);
 	merge_free(m);
 	symbolizer_free(sym);
-	task_table_free(&tasks);
+	task_table_fini(&tasks);
 	input_close(in);
 	free(out_name);
 	return ret;

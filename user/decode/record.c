@@ -84,8 +84,8 @@ static void cpu_fields(const struct event *ev, const struct record_sink *s,
 	};
 	REC(struct ktp_cpu_mark, r, ev);
 
-	s->str(ctx, "reason", r.reason < 5 && reasons[r.reason] ?
-		       reasons[r.reason] : "?");
+	s->str(ctx, "reason", r.reason < sizeof(reasons) / sizeof(reasons[0]) &&
+		       reasons[r.reason] ? reasons[r.reason] : "?");
 	s->u64(ctx, "pid", r.pid);
 	if (r.reason == KTP_CPU_STOP || r.reason == KTP_CPU_OFFLINE) {
 		s->u64(ctx, "records", r.records);

@@ -11,7 +11,7 @@ void task_table_init(struct task_table *t)
 	u64_map_init(&t->by_pid);
 }
 
-void task_table_free(struct task_table *t)
+void task_table_fini(struct task_table *t)
 {
 	size_t i = 0;
 	uint64_t k;
@@ -19,7 +19,7 @@ void task_table_free(struct task_table *t)
 
 	while (u64_map_next(&t->by_pid, &i, &k, &v))
 		free(v);
-	u64_map_free(&t->by_pid);
+	u64_map_fini(&t->by_pid);
 }
 
 static struct task_info *get_or_add(struct task_table *t, uint32_t pid)

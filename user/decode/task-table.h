@@ -26,7 +26,7 @@ struct task_table {
 };
 
 void task_table_init(struct task_table *t);
-void task_table_free(struct task_table *t);
+void task_table_fini(struct task_table *t);
 
 /* Take TASK, FORK and EXEC records into account; others are ignored. */
 int task_table_on_event(struct task_table *t, const struct event *ev);

@@ -26,6 +26,19 @@ enum {
 	PF_SEQ_SAMPLES = 3,	/* perf samples and their interned stacks */
 };
 
+/* TracePacket.sequence_flags bits (Perfetto's SequenceFlags). */
+enum pf_seq_flags {
+	PF_SEQ_INCREMENTAL_STATE_CLEARED = 1,	/* interned data starts again here */
+	PF_SEQ_NEEDS_INCREMENTAL_STATE = 2,	/* the packet uses interned data */
+};
+
+/* Clock ids of a ClockSnapshot (Perfetto's BuiltinClock). */
+enum pf_clock {
+	PF_CLOCK_REALTIME = 1,
+	PF_CLOCK_MONOTONIC = 3,
+	PF_CLOCK_BOOTTIME = 6,
+};
+
 #define CONVERT_MAX_IRQS 1024	/* IRQ numbers named; others stay "irq" */
 
 struct convert_config {

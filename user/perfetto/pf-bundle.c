@@ -118,7 +118,7 @@ static void resolve_fields(void)
 	}
 }
 
-int pf_bundle_alloc(struct pf_bundle *b)
+int pf_bundle_init(struct pf_bundle *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->sw_ts = calloc(BUNDLE_EVENTS, sizeof(*b->sw_ts));
@@ -140,7 +140,7 @@ int pf_bundle_alloc(struct pf_bundle *b)
 	       b->intern && b->intern_slots && b->plain ? 0 : -ENOMEM;
 }
 
-void pf_bundle_free(struct pf_bundle *b)
+void pf_bundle_fini(struct pf_bundle *b)
 {
 	if (b->intern && b->plain)
 		pf_bundle_reset(b);

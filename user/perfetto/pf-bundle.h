@@ -63,9 +63,9 @@ struct pf_bundle {
 	int lost;		/* data was lost before these events */
 };
 
-/* 0 or -ENOMEM (then pf_bundle_free() cleans up). */
-int pf_bundle_alloc(struct pf_bundle *b);
-void pf_bundle_free(struct pf_bundle *b);
+/* 0 or -ENOMEM (then pf_bundle_fini() cleans up). */
+int pf_bundle_init(struct pf_bundle *b);
+void pf_bundle_fini(struct pf_bundle *b);
 
 /* Room for one more event of every kind? */
 static inline int pf_bundle_full(const struct pf_bundle *b)

@@ -370,7 +370,8 @@ static int samples_event(void *view, const struct event *ev)
 	pkt.timestamp = r.ts;
 	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
 	pkt.trusted_packet_sequence_id = PF_SEQ_SAMPLES;
-	pkt.sequence_flags = s->started ? 2 : 3;
+	pkt.sequence_flags = PF_SEQ_NEEDS_INCREMENTAL_STATE |
+			     (s->started ? 0 : PF_SEQ_INCREMENTAL_STATE_CLEARED);
 	s->started = 1;
 	if (p->nnames || p->npaths || p->nmaps || p->nframes || p->nstacks)
 		pkt.interned_data = &id;
@@ -416,7 +417,7 @@ static void samples_destroy(void *view)
 			sk = next;
 		}
 	}
-	u64_map_free(&s->stacks);
+	u64_map_fini(&s->stacks);
 	i = 0;
 	while (u64_map_next(&s->frames, &i, &k, &v)) {
 		struct frame_key *fk = v;
@@ -428,9 +429,9 @@ static void samples_destroy(void *view)
 			fk = next;
 		}
 	}
-	u64_map_free(&s->frames);
-	str_intern_free(&s->names);
-	str_intern_free(&s->mappings);
+	u64_map_fini(&s->frames);
+	str_intern_fini(&s->names);
+	str_intern_fini(&s->mappings);
 	pending_reset(&s->pend);
 	pending_free(&s->pend);
 	free(s);

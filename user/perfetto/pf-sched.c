@@ -161,7 +161,8 @@ static int write_header(struct pf_sched *s)
 	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
 	Perfetto__Protos__ClockSnapshot__Clock clocks[3], *cp[3];
 	uint64_t values[3];
-	static const uint32_t ids[3] = { 6, 3, 1 };	/* BOOTTIME, MONOTONIC, REALTIME */
+	static const uint32_t ids[3] = { PF_CLOCK_BOOTTIME, PF_CLOCK_MONOTONIC,
+					 PF_CLOCK_REALTIME };
 	int ret, i;
 
 	un.sysname = "Linux";
@@ -190,7 +191,7 @@ static int write_header(struct pf_sched *s)
 	cs.n_clocks = 3;
 	cs.clocks = cp;
 	cs.has_primary_trace_clock = 1;
-	cs.primary_trace_clock = 6;
+	cs.primary_trace_clock = PF_CLOCK_BOOTTIME;
 	pkt = (Perfetto__Protos__TracePacket)PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
 	pkt.clock_snapshot = &cs;
@@ -385,8 +386,8 @@ static int sched_event(void *view, const struct event *ev)
 	if (ev->cpu >= c->nr_cpus)
 		return 0;
 	b = &s->bundles[ev->cpu];
-	if (!b->plain && pf_bundle_alloc(b)) {	/* CPUs with events only */
-		pf_bundle_free(b);
+	if (!b->plain && pf_bundle_init(b)) {	/* CPUs with events only */
+		pf_bundle_fini(b);
 		return -ENOMEM;
 	}
 	/* Room for two events (a fork is two). */
@@ -448,7 +449,7 @@ static void sched_destroy(void *view)
 	if (!s)
 		return;
 	for (i = 0; i < s->c->nr_cpus; i++)
-		pf_bundle_free(&s->bundles[i]);
+		pf_bundle_fini(&s->bundles[i]);
 	for (i = 0; i < s->nstrings; i++)
 		free(s->tree_strings[i]);
 	free(s->bundles);

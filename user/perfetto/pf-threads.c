@@ -138,7 +138,7 @@ static int write_names(struct pf_threads *t)
 	data.debug_annotation_names = anp;
 	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
 	pkt.trusted_packet_sequence_id = PF_SEQ_TRACKS;
-	pkt.sequence_flags = 3;
+	pkt.sequence_flags = PF_SEQ_INCREMENTAL_STATE_CLEARED | PF_SEQ_NEEDS_INCREMENTAL_STATE;
 	pkt.interned_data = &data;
 	t->started = 1;
 	return pf_out_packet(t->c->out, &pkt);
@@ -153,7 +153,7 @@ static int emit_descriptor(struct pf_threads *t, Perfetto__Protos__TrackDescript
 		return ret;
 	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
 	pkt.trusted_packet_sequence_id = PF_SEQ_TRACKS;
-	pkt.sequence_flags = 2;
+	pkt.sequence_flags = PF_SEQ_NEEDS_INCREMENTAL_STATE;
 	pkt.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
 	pkt.track_descriptor = d;
 	return pf_out_packet(t->c->out, &pkt);
@@ -226,7 +226,7 @@ static int track_event_emit(struct pf_threads *t, struct track_event *e)
 	if (!t->started && (ret = write_names(t)))
 		return ret;
 	e->seq_id = PF_SEQ_TRACKS;
-	e->seq_flags = 2;	/* uses the interned names */
+	e->seq_flags = PF_SEQ_NEEDS_INCREMENTAL_STATE;	/* the interned names */
 	ret = pf_out_begin(t->c->out, TRACK_EVENT_MAX_BYTES, &b);
 	if (ret)
 		return ret;
@@ -261,7 +261,7 @@ static int instant(struct pf_threads *t, uint64_t ts, uint32_t tid, uint64_t nam
 	th = track_of(t, tid, &err);
 	if (!th)
 		return err;
-	track_event_init(&e, ts, thread_uuid(tid, th->gen), 3);
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_INSTANT);
 	e.name_iid = name_iid;
 	if (flow)
 		e.flows[e.nflows++] = flow;
@@ -282,7 +282,7 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 	th->open = 0;
 	if (t->cpus[th->open_cpu].oncpu_tid == tid)
 		t->cpus[th->open_cpu].oncpu_tid = 0;
-	track_event_init(&e, ts, thread_uuid(tid, th->gen), 2);
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_END);
 	if (sw) {
 		track_event_str(&e, A_PREV_STATE, NULL, record_state_str(sw->prev_state, state,
 							     sizeof(state)));
@@ -310,7 +310,7 @@ static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t
 	/* Still open elsewhere: records were lost in between. */
 	if (th->open && (err = end_oncpu(t, ts, tid, th, NULL, NULL)))
 		return err;
-	track_event_init(&e, ts, thread_uuid(tid, th->gen), 1);
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_BEGIN);
 	e.name_iid = N_ONCPU;
 	track_event_uint(&e, A_CPU, NULL, cpu);
 	if (th->wake_flow)
@@ -325,7 +325,7 @@ static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t
 }
 
 static int cpu_slice(struct pf_threads *t, uint64_t ts, uint32_t cpu,
-		     unsigned int kind, int type, const char *name)
+		     unsigned int kind, enum track_event_type type, const char *name)
 {
 	struct track_event e;
 	int ret = describe_cpu_track(t, cpu, kind);
@@ -353,7 +353,8 @@ static int wq_begin(struct pf_threads *t, uint64_t ts, uint32_t cpu, uint64_t fu
 
 	t->cpus[cpu].wq_open = 1;
 	t->cpus[cpu].wq_pid = convert_current(t->c, cpu);
-	return cpu_slice(t, ts, cpu, CT_WQ, 1, kernel_symbol(t, func, name, sizeof(name)));
+	return cpu_slice(t, ts, cpu, CT_WQ, TRACK_EVENT_SLICE_BEGIN,
+			 kernel_symbol(t, func, name, sizeof(name)));
 }
 
 static int wq_end(struct pf_threads *t, uint64_t ts, uint32_t cpu)
@@ -361,7 +362,7 @@ static int wq_end(struct pf_threads *t, uint64_t ts, uint32_t cpu)
 	if (!t->cpus[cpu].wq_open)
 		return 0;
 	t->cpus[cpu].wq_open = 0;
-	return cpu_slice(t, ts, cpu, CT_WQ, 2, NULL);
+	return cpu_slice(t, ts, cpu, CT_WQ, TRACK_EVENT_SLICE_END, NULL);
 }
 
 /* Whatever this CPU had open ends here (stop, offline, lost records). */
@@ -376,11 +377,11 @@ static int close_cpu(struct pf_threads *t, uint64_t ts, uint32_t cpu)
 		ret = end_oncpu(t, ts, tid, th, NULL, NULL);
 	if (!ret && cs->irq_open) {
 		cs->irq_open = 0;
-		ret = cpu_slice(t, ts, cpu, CT_IRQ, 2, NULL);
+		ret = cpu_slice(t, ts, cpu, CT_IRQ, TRACK_EVENT_SLICE_END, NULL);
 	}
 	if (!ret && cs->softirq_open) {
 		cs->softirq_open = 0;
-		ret = cpu_slice(t, ts, cpu, CT_SOFTIRQ, 2, NULL);
+		ret = cpu_slice(t, ts, cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_END, NULL);
 	}
 	if (!ret)
 		ret = wq_end(t, ts, cpu);
@@ -496,7 +497,7 @@ static int on_ipi(struct pf_threads *t, const struct event *ev)
 	if (ret)
 		return ret;
 	memcpy(&r, ev->rec, sizeof(r));
-	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_IPI), 3);
+	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_IPI), TRACK_EVENT_INSTANT);
 	if (!ev->flags) {
 		snprintf(name, sizeof(name), "IPI to CPU %u", r.cpu);
 		e.name = name;
@@ -519,7 +520,7 @@ static int on_lost(struct pf_threads *t, const struct event *ev)
 		ret = describe_cpu_track(t, ev->cpu, CT_LOST);
 	if (ret)
 		return ret;
-	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_LOST), 3);
+	track_event_init(&e, ev->ts, cpu_uuid(ev->cpu, CT_LOST), TRACK_EVENT_INSTANT);
 	e.name_iid = N_LOST;
 	track_event_uint(&e, 0, ev->type == EVENT_LOST ? "records" : "invalid_bytes", ev->lost);
 	return track_event_emit(t, &e);
@@ -562,35 +563,36 @@ static int threads_event(void *view, const struct event *ev)
 
 		memcpy(&r, ev->rec, sizeof(r));
 		/* An exit was lost: end the slice before the next one. */
-		if (cs->irq_open && (ret = cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 2, NULL)))
+		if (cs->irq_open &&
+		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_END, NULL)))
 			return ret;
 		cs->irq_open = 1;
 		snprintf(name, sizeof(name), "IRQ %u %s", r.irq,
 			 r.irq < CONVERT_MAX_IRQS ? t->c->irq_names[r.irq] : "");
-		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 1, name);
+		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_BEGIN, name);
 	}
 	case KTP_REC_IRQ_EXIT:
 		if (!cs->irq_open)
 			return 0;
 		cs->irq_open = 0;
-		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, 2, NULL);
+		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_END, NULL);
 	case KTP_REC_SOFTIRQ_ENTRY: {
 		struct ktp_softirq r;
 
 		memcpy(&r, ev->rec, sizeof(r));
 		if (cs->softirq_open &&
-		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 2, NULL)))
+		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_END, NULL)))
 			return ret;
 		cs->softirq_open = 1;
 		snprintf(name, sizeof(name), "softirq %s",
 			 r.vec < 10 ? softirq_names[r.vec] : "?");
-		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 1, name);
+		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_BEGIN, name);
 	}
 	case KTP_REC_SOFTIRQ_EXIT:
 		if (!cs->softirq_open)
 			return 0;
 		cs->softirq_open = 0;
-		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, 2, NULL);
+		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_END, NULL);
 	case KTP_REC_IPI_SEND:
 		return on_ipi(t, ev);
 	case KTP_REC_WQ_START: {
@@ -668,8 +670,8 @@ static void threads_destroy(void *view)
 		return;
 	while (u64_map_next(&t->threads, &i, &k, &v))
 		free(v);
-	u64_map_free(&t->threads);
-	u64_map_free(&t->processes);
+	u64_map_fini(&t->threads);
+	u64_map_fini(&t->processes);
 	for (i = 0; i < t->nr_counter_names; i++)
 		free(t->counter_names[i]);
 	free(t->cpus);

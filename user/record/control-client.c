@@ -91,7 +91,7 @@ const char *control_client_message(const struct control_client *c)
 }
 
 /* One request in flight: what its callbacks collect. */
-struct ktp_req {
+struct control_request {
 	struct control_client *c;
 	int done;
 	int error;		/* -errno from the kernel's error ack */
@@ -103,7 +103,7 @@ struct ktp_req {
 /* Keep the error and the kernel's NLMSGERR_ATTR_MSG, if any. */
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 {
-	struct ktp_req *r = arg;
+	struct control_request *r = arg;
 	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
 	struct nlattr *attrs[NLMSGERR_ATTR_MAX + 1];
 	int hdrlen = sizeof(*err);
@@ -123,7 +123,7 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
 
 static int on_done(struct nl_msg *msg, void *arg)
 {
-	struct ktp_req *r = arg;
+	struct control_request *r = arg;
 
 	(void)msg;
 	r->done = 1;
@@ -132,7 +132,7 @@ static int on_done(struct nl_msg *msg, void *arg)
 
 static int on_valid(struct nl_msg *msg, void *arg)
 {
-	struct ktp_req *r = arg;
+	struct control_request *r = arg;
 	struct nlattr *attrs[KTP_A_MAX + 1];
 	int ret;
 
@@ -153,7 +153,7 @@ static int on_valid(struct nl_msg *msg, void *arg)
 static int transact(struct control_client *c, struct nl_msg *msg,
 		    int (*on_msg)(struct nlattr **, void *), void *arg)
 {
-	struct ktp_req r = { .c = c, .on_msg = on_msg, .arg = arg };
+	struct control_request r = { .c = c, .on_msg = on_msg, .arg = arg };
 	struct nl_cb *cb;
 	int ret;
 

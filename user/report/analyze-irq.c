@@ -8,7 +8,7 @@
 
 #define IRQ_NAMES_MAX 65536	/* irq numbers named; others stay numbers */
 
-const char *softirq_name(uint64_t vec)
+const char *analyze_irq_softirq_name(uint64_t vec)
 {
 	static const char *const names[] = {
 		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
@@ -201,7 +201,7 @@ void analyze_irq_fini(struct analyze_irq *a)
 	free(a->ipis);
 	free(a->cpus);
 	free(a->names);
-	u64_map_free(&a->handler_index);
-	u64_map_free(&a->ipi_index);
+	u64_map_fini(&a->handler_index);
+	u64_map_fini(&a->ipi_index);
 	memset(a, 0, sizeof(*a));
 }

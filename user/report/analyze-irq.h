@@ -57,6 +57,6 @@ void analyze_irq_fini(struct analyze_irq *a);
 const char *analyze_irq_name(const struct analyze_irq *a, uint64_t irq);
 
 /* "TIMER", "NET_RX", ... for a softirq vector, or NULL. */
-const char *softirq_name(uint64_t vec);
+const char *analyze_irq_softirq_name(uint64_t vec);
 
 #endif

@@ -23,8 +23,8 @@ static const struct topology_cpu *topo_of(const struct analyze_migrations *a, ui
 	return &a->topo[cpu];
 }
 
-enum migration_class migration_classify(const struct analyze_migrations *a,
-					uint32_t from, uint32_t to)
+enum migration_class analyze_migrations_classify(const struct analyze_migrations *a,
+						 uint32_t from, uint32_t to)
 {
 	const struct topology_cpu *x = topo_of(a, from), *y = topo_of(a, to);
 
@@ -41,7 +41,7 @@ enum migration_class migration_classify(const struct analyze_migrations *a,
 static int on_migrate(void *ctx, uint32_t t, uint32_t from, uint32_t to, uint64_t ts)
 {
 	struct analyze_migrations *a = ctx;
-	enum migration_class c = migration_classify(a, from, to);
+	enum migration_class c = analyze_migrations_classify(a, from, to);
 	struct pair *p = pairs_get(&a->cpu_pairs, from, to);
 
 	(void)ts;

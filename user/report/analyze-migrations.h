@@ -37,7 +37,7 @@ int analyze_migrations_init(struct analyze_migrations *a, struct sched *s,
 			    const struct topology_cpu *topo, unsigned int n);
 void analyze_migrations_fini(struct analyze_migrations *a);
 
-enum migration_class migration_classify(const struct analyze_migrations *a,
-					uint32_t from, uint32_t to);
+enum migration_class analyze_migrations_classify(const struct analyze_migrations *a,
+						 uint32_t from, uint32_t to);
 
 #endif

@@ -120,7 +120,7 @@ static int add_handler(struct diff_run *x, const struct irq_handler *h)
 		else
 			snprintf(name, sizeof(name), "irq %" PRIu64, h->id);
 	} else if (h->kind == SCHED_SOFTIRQ) {
-		n = softirq_name(h->id);
+		n = analyze_irq_softirq_name(h->id);
 		snprintf(name, sizeof(name), "softirq %s", n ? n : "?");
 	} else {
 		snprintf(name, sizeof(name), "work %s", report_ksym(r, h->id, sym, sizeof(sym)));

@@ -18,7 +18,7 @@ void pairs_fini(struct pairs *p)
 	for (i = 0; i < p->n; i++)
 		hist_fini(&p->v[i].h);
 	free(p->v);
-	u64_map_free(&p->index);
+	u64_map_fini(&p->index);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -66,7 +66,7 @@ static void free_values(struct u64_map *m)
 
 	while (u64_map_next(m, &i, &k, &v))
 		free(v);
-	u64_map_free(m);
+	u64_map_fini(m);
 }
 
 void profile_free(struct profile *p)
@@ -87,12 +87,12 @@ void profile_free(struct profile *p)
 			s = next;
 		}
 	}
-	u64_map_free(&p->stacks);
+	u64_map_fini(&p->stacks);
 	free_values(&p->proc_counts);
 	free_values(&p->all_counts);
 	free_values(&p->proc_samples);
-	u64_map_free(&p->kernel_ids);
-	str_intern_free(&p->names);
+	u64_map_fini(&p->kernel_ids);
+	str_intern_fini(&p->names);
 	free(p);
 }
 

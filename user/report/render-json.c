@@ -318,7 +318,7 @@ static json_object *migrations(struct jctx *j)
 		json_build_put(&j->b, p, "from", u64(m->cpu_pairs.v[i].a));
 		json_build_put(&j->b, p, "to", u64(m->cpu_pairs.v[i].b));
 		json_build_put(&j->b, p, "count", u64(m->cpu_pairs.v[i].count));
-		json_build_put(&j->b, p, "class", str(classes[migration_classify(m, m->cpu_pairs.v[i].a,
+		json_build_put(&j->b, p, "class", str(classes[analyze_migrations_classify(m, m->cpu_pairs.v[i].a,
 								   m->cpu_pairs.v[i].b)]));
 		json_build_push(&j->b, a, p);
 	}
@@ -414,7 +414,7 @@ static json_object *handlers(struct jctx *j)
 		const struct irq_handler *h = &q->handlers[i];
 		json_object *o = json_object_new_object();
 		const char *name = h->kind == SCHED_HARDIRQ ? analyze_irq_name(q, h->id) :
-			h->kind == SCHED_SOFTIRQ ? softirq_name(h->id) :
+			h->kind == SCHED_SOFTIRQ ? analyze_irq_softirq_name(h->id) :
 			report_ksym(j->r, h->id, sym, sizeof(sym));
 
 		json_build_put(&j->b, o, "kind", str(kinds[h->kind]));

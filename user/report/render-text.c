@@ -389,7 +389,7 @@ static void print_migrations(FILE *out, const struct report *r, const struct rep
 
 		snprintf(pair, sizeof(pair), "%u -> %u", p->v[i].a, p->v[i].b);
 		fprintf(out, "  %-12s %8" PRIu64 "  %s\n", pair, p->v[i].count,
-			class_names[migration_classify(&r->migrations, p->v[i].a, p->v[i].b)]);
+			class_names[analyze_migrations_classify(&r->migrations, p->v[i].a, p->v[i].b)]);
 	}
 	t = report_threads_sorted(r, &n, by_migrations);
 	fprintf(out, "  %8s %-16s %8s %8s %9s %10s\n", "pid", "comm", "total", "same", "cross-LLC",
@@ -479,7 +479,7 @@ static const char *handler_name(const struct report *r, const struct irq_handler
 		snprintf(buf, len, "irq %" PRIu64 "%s%s", h->id, n ? " " : "", n ? n : "");
 		break;
 	case SCHED_SOFTIRQ:
-		n = softirq_name(h->id);
+		n = analyze_irq_softirq_name(h->id);
 		snprintf(buf, len, "softirq %s", n ? n : "?");
 		break;
 	default:

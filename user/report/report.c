@@ -409,7 +409,7 @@ void report_free(struct report *r)
 	sched_fini(&r->sched);
 	profile_free(r->profile);
 	symbolizer_free(r->sym);
-	task_table_free(&r->tasks);
+	task_table_fini(&r->tasks);
 	free(r->thread_selected);
 	free(r->process_selected);
 	free(r->procs);
@@ -463,7 +463,7 @@ const char *report_waker_name(const struct report *r, uint32_t waker_id,
 		snprintf(buf, len, "irq %u%s%s", w.id, name ? " " : "", name ? name : "");
 		break;
 	case SCHED_WAKER_SOFTIRQ:
-		name = softirq_name(w.id);
+		name = analyze_irq_softirq_name(w.id);
 		snprintf(buf, len, "softirq %s", name ? name : "?");
 		break;
 	default:

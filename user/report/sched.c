@@ -846,8 +846,8 @@ void sched_fini(struct sched *s)
 	free(s->threads);
 	free(s->procs);
 	free(s->by_pid);
-	u64_map_free(&s->big_pids);
-	u64_map_free(&s->proc_by_tgid);
+	u64_map_fini(&s->big_pids);
+	u64_map_fini(&s->proc_by_tgid);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -81,8 +81,8 @@ void symbolizer_free(struct symbolizer *s)
 		free(((struct sym_proc *)v)->v);
 		free(v);
 	}
-	u64_map_free(&s->files);
-	u64_map_free(&s->procs);
+	u64_map_fini(&s->files);
+	u64_map_fini(&s->procs);
 	kallsyms_free(s->ks);
 	free(s->symfs);
 	free(s);

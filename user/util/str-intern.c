@@ -13,14 +13,14 @@ void str_intern_init(struct str_intern *t)
 	t->n = t->cap = 0;
 }
 
-void str_intern_free(struct str_intern *t)
+void str_intern_fini(struct str_intern *t)
 {
 	uint32_t i;
 
 	for (i = 0; i < t->n; i++)
 		free(t->strs[i]);
 	free(t->strs);
-	u64_map_free(&t->by_hash);
+	u64_map_fini(&t->by_hash);
 }
 
 int str_intern(struct str_intern *t, const char *s, uint32_t *id, int *is_new)

@@ -14,7 +14,7 @@ struct str_intern {
 };
 
 void str_intern_init(struct str_intern *t);
-void str_intern_free(struct str_intern *t);
+void str_intern_fini(struct str_intern *t);
 
 /*
  * The id of @s (0, 1, 2... in order of first appearance); *is_new tells

@@ -19,7 +19,7 @@ void u64_map_init(struct u64_map *m)
 	m->cap = m->len = 0;
 }
 
-void u64_map_free(struct u64_map *m)
+void u64_map_fini(struct u64_map *m)
 {
 	free(m->keys);
 	free(m->vals);

@@ -14,7 +14,7 @@ struct u64_map {
 
 void u64_map_init(struct u64_map *m);
 /* Frees the table, not the values. */
-void u64_map_free(struct u64_map *m);
+void u64_map_fini(struct u64_map *m);
 void *u64_map_get(const struct u64_map *m, uint64_t key);
 /* Insert or replace; @val must not be NULL. 0 or -ENOMEM. */
 int u64_map_put(struct u64_map *m, uint64_t key, void *val);
