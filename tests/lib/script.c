@@ -339,7 +339,7 @@ static int put_record(struct script *s, const struct line *l, uint64_t ts, unsig
 {
 	struct stream_writer *w = &s->cpu[cpu];
 	const char *rec = l->word[2];
-	uint64_t a;
+	uint64_t a, old;
 
 	if (ts < w->ts)
 		return bad(s, l, "time goes back on CPU %u", cpu);
@@ -367,9 +367,10 @@ static int put_record(struct script *s, const struct line *l, uint64_t ts, unsig
 		struct ktp_exec r = { 0 };
 		const char *file = value(l, 3, "file");
 
-		if (num(s, l, "pid", 0, 1, &a))
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "old", a, 0, &old))
 			return -1;
-		r.pid = r.old_pid = a;
+		r.pid = a;
+		r.old_pid = old;
 		put_string(w, ts, KTP_REC_EXEC, 0, &r, sizeof(r), file ? file : "");
 		return 0;
 	}

@@ -21,7 +21,7 @@
  *   waking pid= target= prio= [new]
  *   migrate pid= from= to=
  *   fork parent= child= tgid= [thread]
- *   exec pid= file=
+ *   exec pid= old= file=           old: the pid before exec (default: pid)
  *   exit pid= tgid= code=
  *   free pid=
  *   irq_entry irq= | irq_exit irq= ret= | irq_name irq= name=
