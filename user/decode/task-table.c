@@ -40,48 +40,75 @@ static struct task_info *get_or_add(struct task_table *t, uint32_t pid)
 	return ti;
 }
 
-int task_table_on_event(struct task_table *t, const struct event *ev)
+static int on_task(struct task_table *t, const struct event *ev)
 {
 	struct task_info *ti;
+	struct ktp_task r;
 
-	switch (ev->type) {
-	case KTP_REC_TASK: {
-		struct ktp_task r;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		ti = get_or_add(t, r.pid);
-		if (!ti)
-			return -ENOMEM;
-		ti->tgid = r.tgid;
-		ti->ppid = r.ppid;
-		ti->kthread = !!(r.flags & KTP_TASK_KTHREAD);
-		ti->described = 1;
+	memcpy(&r, ev->rec, sizeof(r));
+	ti = get_or_add(t, r.pid);
+	if (!ti)
+		return -ENOMEM;
+	ti->tgid = r.tgid;
+	ti->ppid = r.ppid;
+	ti->kthread = !!(r.flags & KTP_TASK_KTHREAD);
+	ti->described = 1;
+	/* A new task under a reused pid is no rename of the one before. */
+	ti->forked = !!(r.flags & KTP_TASK_FORK);
+	if (ti->forked) {
+		ti->renamed = 0;
+		ti->prev_comm[0] = '\0';
+	} else {
 		ti->renamed = ti->comm[0] && strncmp(ti->comm, r.comm, KTP_COMM_LEN);
-		if (ti->renamed)
-			memcpy(ti->prev_comm, ti->comm, KTP_COMM_LEN);
-		memcpy(ti->comm, r.comm, KTP_COMM_LEN);
-		ti->comm[KTP_COMM_LEN - 1] = '\0';
-		break;
 	}
-	case KTP_REC_FORK: {
-		struct ktp_fork r;
+	if (ti->renamed)
+		memcpy(ti->prev_comm, ti->comm, KTP_COMM_LEN);
+	memcpy(ti->comm, r.comm, KTP_COMM_LEN);
+	ti->comm[KTP_COMM_LEN - 1] = '\0';
+	return 0;
+}
 
-		memcpy(&r, ev->rec, sizeof(r));
-		ti = get_or_add(t, r.child_pid);
-		if (!ti)
-			return -ENOMEM;
-		ti->tgid = r.child_tgid;
-		/* The child's TASK record was lost: it has its parent's name. */
-		if (!ti->comm[0]) {
-			const struct task_info *parent = task_table_get(t, r.parent_pid);
+/*
+ * The module writes the child's TASK record just before FORK. When that
+ * record was lost, what the table holds for the pid (if anything) is a
+ * task that is gone: the child is its parent's copy instead, as the kernel
+ * made it (same name; a thread has its creator's parent).
+ */
+static int on_fork(struct task_table *t, const struct event *ev)
+{
+	const struct task_info *parent;
+	struct task_info *ti;
+	struct ktp_fork r;
 
-			if (parent) {
-				memcpy(ti->comm, parent->comm, KTP_COMM_LEN);
-				ti->ppid = parent->tgid;
-			}
+	memcpy(&r, ev->rec, sizeof(r));
+	ti = get_or_add(t, r.child_pid);
+	if (!ti)
+		return -ENOMEM;
+	if (!ti->forked) {
+		parent = task_table_get(t, r.parent_pid);
+		memset(ti->comm, 0, KTP_COMM_LEN);
+		ti->prev_comm[0] = '\0';
+		ti->renamed = ti->described = 0;
+		ti->ppid = 0;
+		ti->kthread = 0;
+		if (parent) {
+			memcpy(ti->comm, parent->comm, KTP_COMM_LEN);
+			ti->ppid = ev->flags & KTP_FORK_THREAD ? parent->ppid : parent->tgid;
+			ti->kthread = parent->kthread;
 		}
-		break;
 	}
+	ti->tgid = r.child_tgid;
+	ti->forked = 0;
+	return 0;
+}
+
+int task_table_on_event(struct task_table *t, const struct event *ev)
+{
+	switch (ev->type) {
+	case KTP_REC_TASK:
+		return on_task(t, ev);
+	case KTP_REC_FORK:
+		return on_fork(t, ev);
 	}
 	return 0;
 }

@@ -19,6 +19,8 @@ struct task_info {
 	char prev_comm[KTP_COMM_LEN];	/* before the last change, or "" */
 	int renamed;			/* the latest TASK record changed comm */
 	int described;			/* a TASK record named it */
+	int forked;			/* its TASK record of a fork came, the
+					 * FORK record not yet */
 };
 
 struct task_table {
@@ -28,7 +30,11 @@ struct task_table {
 void task_table_init(struct task_table *t);
 void task_table_fini(struct task_table *t);
 
-/* Take TASK, FORK and EXEC records into account; others are ignored. */
+/*
+ * Take TASK and FORK records into account; others are ignored (an exec's
+ * new name comes in its TASK record; a freed task keeps its name, which
+ * the report shows after the fact, until a new task takes its pid).
+ */
 int task_table_on_event(struct task_table *t, const struct event *ev);
 
 /* NULL when the pid never appeared. pid 0 is "swapper". */
