@@ -8,8 +8,10 @@
  * softirq and workqueue slices, IPI instants and lost-record markers.
  *
  * Slices on one track must nest: a slice still open when its thread shows
- * up elsewhere (after lost records) is closed first; a work item whose
- * worker is switched out ends there and resumes when the worker does.
+ * up elsewhere (after lost records), or when another thread starts on its
+ * CPU, or when a new task takes its pid, is closed first; a work item
+ * whose worker is switched out ends there and resumes when the worker
+ * does, unless records were lost meanwhile (its end may be among them).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -298,6 +300,17 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 	return track_event_emit(t, &e);
 }
 
+/* End the slice of whichever thread but @tid is open on @cpu. */
+static int end_other_oncpu(struct pf_threads *t, uint64_t ts, uint32_t cpu, uint32_t tid)
+{
+	uint32_t other = t->cpus[cpu].oncpu_tid;
+	struct thr *th = other && other != tid ? u64_map_get(&t->threads, other) : NULL;
+
+	if (!th || !th->open || th->open_cpu != cpu)
+		return 0;
+	return end_oncpu(t, ts, other, th, NULL, NULL);
+}
+
 static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t cpu)
 {
 	struct thr *th;
@@ -309,6 +322,9 @@ static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t
 		return err;
 	/* Still open elsewhere: records were lost in between. */
 	if (th->open && (err = end_oncpu(t, ts, tid, th, NULL, NULL)))
+		return err;
+	/* Another thread's slice open here: its switch away was not seen. */
+	if ((err = end_other_oncpu(t, ts, cpu, tid)))
 		return err;
 	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_BEGIN);
 	e.name_iid = N_ONCPU;
@@ -371,8 +387,12 @@ static int close_cpu(struct pf_threads *t, uint64_t ts, uint32_t cpu)
 	struct cpu_state *cs = &t->cpus[cpu];
 	uint32_t tid = cs->oncpu_tid;
 	struct thr *th = tid ? u64_map_get(&t->threads, tid) : NULL;
+	struct thr *worker = cs->wq_open ? u64_map_get(&t->threads, cs->wq_pid) : NULL;
 	int ret = 0;
 
+	/* Its end may be in the gap: not resumed when the worker runs again. */
+	if (worker)
+		worker->wq_func = 0;
 	if (th && th->open && th->open_cpu == cpu)
 		ret = end_oncpu(t, ts, tid, th, NULL, NULL);
 	if (!ret && cs->irq_open) {
@@ -404,8 +424,12 @@ static int on_switch(struct pf_threads *t, const struct event *ev)
 			ret = end_oncpu(t, ev->ts, sw.prev_pid, prev, &sw,
 					(const uint8_t *)ev->rec + sizeof(sw));
 	}
-	/* A worker switched out in the middle of a work item: pause it. */
-	if (!ret && t->cpus[ev->cpu].wq_open && t->cpus[ev->cpu].wq_pid == sw.prev_pid)
+	/*
+	 * A worker switched out in the middle of a work item: pause it. (A
+	 * work slice open for another worker, whose switch was lost, ends too:
+	 * nothing runs a work item on a CPU that switches to another task.)
+	 */
+	if (!ret)
 		ret = wq_end(t, ev->ts, ev->cpu);
 	if (!ret && (sw.prev_state & KTP_STATE_PREEMPTED) && sw.next_pid) {
 		flow = ++t->next_flow;
@@ -468,10 +492,17 @@ static int on_fork(struct pf_threads *t, const struct event *ev)
 	memcpy(&r, ev->rec, sizeof(r));
 	th = u64_map_get(&t->threads, r.child_pid);
 	if (th && th->described) {
-		/* A reused pid: the new task gets a new track. */
+		/*
+		 * A reused pid: the new task gets a new track. The old task is
+		 * gone; a slice of it still open (its last switch was lost)
+		 * ends here.
+		 */
+		int ret = end_oncpu(t, ev->ts, r.child_pid, th, NULL, NULL);
+
+		if (ret)
+			return ret;
 		th->gen++;
 		th->described = 0;
-		th->open = 0;
 		th->wake_flow = th->preempt_flow = th->wq_func = 0;
 	}
 	return instant(t, ev->ts, r.child_pid, N_FORK, 0, "parent_pid", r.parent_pid);
