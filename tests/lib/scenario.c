@@ -24,7 +24,7 @@ static void task(struct stream_writer *w, uint64_t ts, uint32_t pid, uint32_t tg
 			      .prio = 120 };
 
 	strncpy(t.comm, comm, KTP_COMM_LEN - 1);
-	sw_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
+	stream_writer_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
 }
 
 /* A switch carrying two counter deltas (cycles, instructions). */
@@ -38,7 +38,7 @@ static void switch_counted(struct stream_writer *w, uint64_t ts, uint32_t prev,
 	memcpy(buf, &s, sizeof(s));
 	memcpy(buf + sizeof(s), &cycles, 8);
 	memcpy(buf + sizeof(s) + 8, &insns, 8);
-	sw_record(w, buf, KTP_REC_SWITCH, 2, sizeof(buf), ts);
+	stream_writer_record(w, buf, KTP_REC_SWITCH, 2, sizeof(buf), ts);
 }
 
 static void with_string(struct stream_writer *w, uint64_t ts, uint8_t type, const void *fixed,
@@ -49,7 +49,7 @@ static void with_string(struct stream_writer *w, uint64_t ts, uint8_t type, cons
 
 	memcpy(buf, fixed, fixed_len);
 	strcpy((char *)buf + fixed_len, s);
-	sw_record(w, buf, type, 0, len, ts);
+	stream_writer_record(w, buf, type, 0, len, ts);
 }
 
 static void sample(struct stream_writer *w, uint64_t ts, uint32_t pid, uint32_t tid,
@@ -63,8 +63,8 @@ static void sample(struct stream_writer *w, uint64_t ts, uint32_t pid, uint32_t 
 	memcpy(buf, &s, sizeof(s));
 	memcpy(buf + sizeof(s), kernel, 8 * nk);
 	memcpy(buf + sizeof(s) + 8 * nk, user, 8 * nu);
-	sw_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
-		  sizeof(s) + 8 * (nk + nu), ts);
+	stream_writer_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
+			     sizeof(s) + 8 * (nk + nu), ts);
 }
 
 void scenario_write(struct stream_writer cpu[SCENARIO_CPUS], uint64_t t0)
@@ -97,8 +97,8 @@ void scenario_write(struct stream_writer cpu[SCENARIO_CPUS], uint64_t t0)
 
 	memset(file.build_id, 0xab, sizeof(file.build_id));
 	/* Session start: both CPUs idle; the snapshot of every task. */
-	sw_cpu_mark(c0, t, KTP_CPU_START, 0);
-	sw_cpu_mark(c1, t, KTP_CPU_START, 0);
+	stream_writer_cpu_mark(c0, t, KTP_CPU_START, 0);
+	stream_writer_cpu_mark(c1, t, KTP_CPU_START, 0);
 	task(c0, t, INIT, INIT, 0, KTP_TASK_SNAPSHOT, "init");
 	task(c0, t, KTHREADD, KTHREADD, 0, KTP_TASK_SNAPSHOT | KTP_TASK_KTHREAD, "kthreadd");
 	task(c0, t, KWORKER, KWORKER, KTHREADD, KTP_TASK_SNAPSHOT | KTP_TASK_KTHREAD,
@@ -109,51 +109,51 @@ void scenario_write(struct stream_writer cpu[SCENARIO_CPUS], uint64_t t0)
 
 	/* CPU 0 runs app; app wakes its worker onto CPU 1. */
 	switch_counted(c0, t += 1000, 0, KTP_STATE_RUNNING, APP, 5000, 2000);
-	sw_waking(c0, t += 500, WORKER, 1);
-	sw_switch(c1, t += 300, 0, KTP_STATE_RUNNING, WORKER);
+	stream_writer_waking(c0, t += 500, WORKER, 1);
+	stream_writer_switch(c1, t += 300, 0, KTP_STATE_RUNNING, WORKER);
 	/* A sample in app (user mode), before its file is described. */
-	sw_record(c0, &map, KTP_REC_MAP, 0, sizeof(map), t += 100);
+	stream_writer_record(c0, &map, KTP_REC_MAP, 0, sizeof(map), t += 100);
 	sample(c0, t += 100, APP, APP, read_stack, 3, app_stack, 3);
 	with_string(c0, t += 50, KTP_REC_FILE, &file, sizeof(file), "/usr/bin/app");
 	sample(c1, t += 10, 0, 0, idle_stack, 1, NULL, 0);
 
 	/* app clones a thread and forks a child that execs. */
 	task(c0, t += 200, NEW_THREAD, APP, INIT, KTP_TASK_FORK, "app");
-	sw_record(c0, &fork_thread, KTP_REC_FORK, KTP_FORK_THREAD, sizeof(fork_thread), t);
-	sw_record(c0, &wake_new, KTP_REC_WAKING, KTP_WAKING_NEW, sizeof(wake_new), t += 100);
+	stream_writer_record(c0, &fork_thread, KTP_REC_FORK, KTP_FORK_THREAD, sizeof(fork_thread), t);
+	stream_writer_record(c0, &wake_new, KTP_REC_WAKING, KTP_WAKING_NEW, sizeof(wake_new), t += 100);
 	/* The child's TASK record was lost: it is named after its parent. */
-	sw_record(c0, &fork_proc, KTP_REC_FORK, 0, sizeof(fork_proc), t += 100);
+	stream_writer_record(c0, &fork_proc, KTP_REC_FORK, 0, sizeof(fork_proc), t += 100);
 	task(c1, t += 10, WORKER, APP, INIT, KTP_TASK_RENAME, "renamed");
 
 	/* CPU 1: an interrupt with a softirq inside, then IPIs. */
-	sw_record(c1, &irq, KTP_REC_IRQ_ENTRY, 0, sizeof(irq), t += 100);
-	sw_record(c1, &timer, KTP_REC_SOFTIRQ_ENTRY, 0, sizeof(timer), t += 100);
-	sw_record(c1, &timer, KTP_REC_SOFTIRQ_EXIT, 0, sizeof(timer), t += 100);
+	stream_writer_record(c1, &irq, KTP_REC_IRQ_ENTRY, 0, sizeof(irq), t += 100);
+	stream_writer_record(c1, &timer, KTP_REC_SOFTIRQ_ENTRY, 0, sizeof(timer), t += 100);
+	stream_writer_record(c1, &timer, KTP_REC_SOFTIRQ_EXIT, 0, sizeof(timer), t += 100);
 	irq.ret = 1;
-	sw_record(c1, &irq, KTP_REC_IRQ_EXIT, 0, sizeof(irq), t += 100);
-	sw_record(c1, &resched, KTP_REC_IPI_SEND, 0, sizeof(resched), t += 100);
+	stream_writer_record(c1, &irq, KTP_REC_IRQ_EXIT, 0, sizeof(irq), t += 100);
+	stream_writer_record(c1, &resched, KTP_REC_IPI_SEND, 0, sizeof(resched), t += 100);
 	memcpy(ipi_many, &ipi_fn, sizeof(ipi_fn));
 	memcpy(ipi_many + sizeof(ipi_fn), &targets, 8);
-	sw_record(c1, ipi_many, KTP_REC_IPI_SEND, 1, sizeof(ipi_many), t += 100);
+	stream_writer_record(c1, ipi_many, KTP_REC_IPI_SEND, 1, sizeof(ipi_many), t += 100);
 
 	/* CPU 0: the kworker preempts app and runs a work item. */
 	switch_counted(c0, t += 100, APP, KTP_STATE_PREEMPTED, KWORKER, 90000, 70000);
-	sw_record(c0, &wq, KTP_REC_WQ_START, 0, sizeof(wq), t += 100);
-	sw_record(c0, &wq, KTP_REC_WQ_END, 0, sizeof(wq), t += 400);
+	stream_writer_record(c0, &wq, KTP_REC_WQ_START, 0, sizeof(wq), t += 100);
+	stream_writer_record(c0, &wq, KTP_REC_WQ_END, 0, sizeof(wq), t += 400);
 	switch_counted(c0, t += 100, KWORKER, KTP_STATE_IDLE, CHILD, 800, 300);
 
 	/* The child execs and exits; CPU 1 loses records meanwhile. */
 	with_string(c0, t += 100, KTP_REC_EXEC, &exec, sizeof(exec), "/bin/true");
 	task(c0, t, CHILD, CHILD, APP, KTP_TASK_EXEC, "true");
-	sw_record(c0, &ex, KTP_REC_EXIT, 0, sizeof(ex), t += 100);
+	stream_writer_record(c0, &ex, KTP_REC_EXIT, 0, sizeof(ex), t += 100);
 	switch_counted(c0, t += 100, CHILD, KTP_STATE_EXIT_DEAD, APP, 1200, 900);
-	sw_record(c0, &fr, KTP_REC_FREE, 0, sizeof(fr), t += 100);
-	sw_drop(c1, 7);
-	sw_subbuf(c1);
-	sw_record(c1, &mig, KTP_REC_MIGRATE, 0, sizeof(mig), t += 100);
-	sw_switch(c1, t += 100, WORKER, KTP_STATE_INTERRUPTIBLE, NEW_THREAD);
+	stream_writer_record(c0, &fr, KTP_REC_FREE, 0, sizeof(fr), t += 100);
+	stream_writer_drop(c1, 7);
+	stream_writer_subbuf(c1);
+	stream_writer_record(c1, &mig, KTP_REC_MIGRATE, 0, sizeof(mig), t += 100);
+	stream_writer_switch(c1, t += 100, WORKER, KTP_STATE_INTERRUPTIBLE, NEW_THREAD);
 
 	/* Session stop. */
-	sw_cpu_mark(c0, t += 1000, KTP_CPU_STOP, APP);
-	sw_cpu_mark(c1, t, KTP_CPU_STOP, NEW_THREAD);
+	stream_writer_cpu_mark(c0, t += 1000, KTP_CPU_STOP, APP);
+	stream_writer_cpu_mark(c1, t, KTP_CPU_STOP, NEW_THREAD);
 }

@@ -35,7 +35,7 @@ int script_capture_write(const char *script_path, const char *out)
 	for (i = 0; i < s.nr_cpus; i++) {
 		if (!ret)
 			ret = capture_writer_add(w, KTPC_STREAM, i, s.cpu[i].buf, s.cpu[i].len, 1);
-		sw_free(&s.cpu[i]);
+		stream_writer_fini(&s.cpu[i]);
 	}
 	if (!ret)
 		return capture_writer_close(w);

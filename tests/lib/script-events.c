@@ -68,7 +68,7 @@ void script_events_free(struct script_events *e)
 		return;
 	merge_free(e->m);
 	for (i = 0; i < e->s.nr_cpus; i++)
-		sw_free(&e->s.cpu[i]);
+		stream_writer_fini(&e->s.cpu[i]);
 	free(e);
 }
 

@@ -92,7 +92,7 @@ static void put_string(struct stream_writer *w, uint64_t ts, uint8_t type, uint8
 		len = sizeof(buf) - fixed_len - 4;
 	memcpy(buf, fixed, fixed_len);
 	memcpy(buf + fixed_len, str, len);
-	sw_record(w, buf, type, flags, (fixed_len + len + 1 + 3) & ~(size_t)3, ts);
+	stream_writer_record(w, buf, type, flags, (fixed_len + len + 1 + 3) & ~(size_t)3, ts);
 }
 
 static int put_mark(struct script *s, const struct line *l, struct stream_writer *w,
@@ -102,7 +102,7 @@ static int put_mark(struct script *s, const struct line *l, struct stream_writer
 
 	if (num(s, l, "pid", 0, 0, &pid))
 		return -1;
-	sw_cpu_mark(w, ts, reason, pid);
+	stream_writer_cpu_mark(w, ts, reason, pid);
 	return 0;
 }
 
@@ -128,7 +128,7 @@ static int put_task(struct script *s, const struct line *l, struct stream_writer
 		  (flag(l, 3, "rename") ? KTP_TASK_RENAME : 0);
 	if (comm)
 		strncpy(t.comm, comm, KTP_COMM_LEN - 1);
-	sw_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
+	stream_writer_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
 	return 0;
 }
 
@@ -147,7 +147,7 @@ static int put_switch(struct script *s, const struct line *l, struct stream_writ
 	r.prev_state = state ? state_bits(state) : KTP_STATE_RUNNING;
 	r.prev_prio = pp;
 	r.next_prio = np;
-	sw_record(w, &r, KTP_REC_SWITCH, 0, sizeof(r), ts);
+	stream_writer_record(w, &r, KTP_REC_SWITCH, 0, sizeof(r), ts);
 	return 0;
 }
 
@@ -163,7 +163,7 @@ static int put_waking(struct script *s, const struct line *l, struct stream_writ
 	r.pid = pid;
 	r.target_cpu = target;
 	r.prio = prio;
-	sw_record(w, &r, KTP_REC_WAKING, flag(l, 3, "new") ? KTP_WAKING_NEW : 0, sizeof(r), ts);
+	stream_writer_record(w, &r, KTP_REC_WAKING, flag(l, 3, "new") ? KTP_WAKING_NEW : 0, sizeof(r), ts);
 	return 0;
 }
 
@@ -184,7 +184,7 @@ static int put_ipi(struct script *s, const struct line *l, struct stream_writer 
 		if (num(s, l, "cpu", 0, 1, &cpu))
 			return -1;
 		r.cpu = cpu;
-		sw_record(w, &r, KTP_REC_IPI_SEND, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, KTP_REC_IPI_SEND, 0, sizeof(r), ts);
 		return 0;
 	}
 	while (*cpus) {
@@ -200,7 +200,7 @@ static int put_ipi(struct script *s, const struct line *l, struct stream_writer 
 	}
 	memcpy(buf, &r, sizeof(r));
 	memcpy(buf + sizeof(r), words, 8 * nw);
-	sw_record(w, buf, KTP_REC_IPI_SEND, nw, sizeof(r) + 8 * nw, ts);
+	stream_writer_record(w, buf, KTP_REC_IPI_SEND, nw, sizeof(r) + 8 * nw, ts);
 	return 0;
 }
 
@@ -245,8 +245,8 @@ static int put_sample(struct script *s, const struct line *l, struct stream_writ
 	r.nr_user = nu;
 	memcpy(buf, &r, sizeof(r));
 	memcpy(buf + sizeof(r), ips, 8 * (nk + nu));
-	sw_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
-		  sizeof(r) + 8 * (nk + nu), ts);
+	stream_writer_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
+			     sizeof(r) + 8 * (nk + nu), ts);
 	return 0;
 }
 
@@ -258,10 +258,10 @@ static int put_lost(struct script *s, const struct line *l, struct stream_writer
 
 	if (num(s, l, "n", 0, 1, &n) || num(s, l, "skip", 0, 0, &skip))
 		return -1;
-	sw_drop(w, n);
-	sw_skip_subbufs(w, skip);
+	stream_writer_drop(w, n);
+	stream_writer_skip_subbufs(w, skip);
 	w->ts = ts;
-	sw_subbuf(w);
+	stream_writer_subbuf(w);
 	return 0;
 }
 
@@ -278,7 +278,7 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		    num(s, l, "to", 0, 1, &c))
 			return -1;
 		r = (struct ktp_migrate){ .pid = a, .orig_cpu = b, .dest_cpu = c };
-		sw_record(w, &r, KTP_REC_MIGRATE, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, KTP_REC_MIGRATE, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "fork")) {
 		struct ktp_fork r;
 
@@ -286,8 +286,8 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		    num(s, l, "tgid", b, 0, &c))
 			return -1;
 		r = (struct ktp_fork){ .parent_pid = a, .child_pid = b, .child_tgid = c };
-		sw_record(w, &r, KTP_REC_FORK, flag(l, 3, "thread") ? KTP_FORK_THREAD : 0,
-			  sizeof(r), ts);
+		stream_writer_record(w, &r, KTP_REC_FORK, flag(l, 3, "thread") ? KTP_FORK_THREAD : 0,
+				     sizeof(r), ts);
 	} else if (!strcmp(rec, "exit")) {
 		struct ktp_exit r;
 
@@ -295,14 +295,14 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		    num(s, l, "code", 0, 0, &c))
 			return -1;
 		r = (struct ktp_exit){ .pid = a, .tgid = b, .exit_code = (int32_t)c };
-		sw_record(w, &r, KTP_REC_EXIT, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, KTP_REC_EXIT, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "free")) {
 		struct ktp_free r;
 
 		if (num(s, l, "pid", 0, 1, &a))
 			return -1;
 		r = (struct ktp_free){ .pid = a };
-		sw_record(w, &r, KTP_REC_FREE, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, KTP_REC_FREE, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "irq_entry") || !strcmp(rec, "irq_exit")) {
 		struct ktp_irq r;
 		int exit;
@@ -312,23 +312,23 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		exit = !strcmp(rec, "irq_exit");
 
 		r = (struct ktp_irq){ .irq = a, .ret = exit ? (int32_t)b : 0 };
-		sw_record(w, &r, exit ? KTP_REC_IRQ_EXIT : KTP_REC_IRQ_ENTRY, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, exit ? KTP_REC_IRQ_EXIT : KTP_REC_IRQ_ENTRY, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "softirq_entry") || !strcmp(rec, "softirq_exit")) {
 		struct ktp_softirq r;
 
 		if (num(s, l, "vec", 0, 1, &a))
 			return -1;
 		r = (struct ktp_softirq){ .vec = a };
-		sw_record(w, &r, strcmp(rec, "softirq_exit") ? KTP_REC_SOFTIRQ_ENTRY :
-			  KTP_REC_SOFTIRQ_EXIT, 0, sizeof(r), ts);
+		stream_writer_record(w, &r, strcmp(rec, "softirq_exit") ? KTP_REC_SOFTIRQ_ENTRY :
+				     KTP_REC_SOFTIRQ_EXIT, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "wq_start") || !strcmp(rec, "wq_end")) {
 		struct ktp_wq r;
 
 		if (num(s, l, "fn", 0, 1, &a) || num(s, l, "work", 0, 0, &b))
 			return -1;
 		r = (struct ktp_wq){ .function = a, .work = b };
-		sw_record(w, &r, rec[3] == 's' ? KTP_REC_WQ_START : KTP_REC_WQ_END, 0,
-			  sizeof(r), ts);
+		stream_writer_record(w, &r, rec[3] == 's' ? KTP_REC_WQ_START : KTP_REC_WQ_END, 0,
+				     sizeof(r), ts);
 	} else {
 		return bad(s, l, "unknown record '%s'", rec);
 	}
@@ -399,7 +399,7 @@ static int header_line(struct script *s, const struct line *l)
 			return bad(s, l, "cpus N, once, N from 1 to %d", SCRIPT_MAX_CPUS);
 		s->nr_cpus = n;
 		for (i = 0; i < n; i++)
-			sw_init(&s->cpu[i], i, 262144, s->start);
+			stream_writer_init(&s->cpu[i], i, 262144, s->start);
 		return 0;
 	}
 	if (!strcmp(l->word[0], "stop")) {

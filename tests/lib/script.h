@@ -59,7 +59,7 @@ struct script {
 
 /*
  * Read a script and write its records into s->cpu[] (initialised here, at
- * @start). 0, or -1 with s->error set. sw_free() each CPU afterwards.
+ * @start). 0, or -1 with s->error set. stream_writer_fini() each CPU afterwards.
  */
 int script_read(struct script *s, FILE *in, uint64_t start);
 

@@ -24,8 +24,8 @@ static void *grow(struct stream_writer *w, size_t n)
 	return p;
 }
 
-void sw_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
-	     uint64_t start_ts)
+void stream_writer_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
+			uint64_t start_ts)
 {
 	memset(w, 0, sizeof(*w));
 	w->cpu = cpu;
@@ -34,13 +34,13 @@ void sw_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
 	w->session_id = 0x5e5510;
 }
 
-void sw_free(struct stream_writer *w)
+void stream_writer_fini(struct stream_writer *w)
 {
 	free(w->buf);
 	w->buf = NULL;
 }
 
-void sw_subbuf(struct stream_writer *w)
+void stream_writer_subbuf(struct stream_writer *w)
 {
 	struct ktp_subbuf sb = {
 		.h = { .type = KTP_REC_SUBBUF, .size = sizeof(sb) },
@@ -58,25 +58,25 @@ void sw_subbuf(struct stream_writer *w)
 	w->subbuf_used = sizeof(sb);
 }
 
-void sw_drop(struct stream_writer *w, uint64_t n)
+void stream_writer_drop(struct stream_writer *w, uint64_t n)
 {
 	w->lost += n;
 }
 
-void sw_skip_subbufs(struct stream_writer *w, uint64_t n)
+void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n)
 {
 	w->seq += n;
 }
 
-void sw_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
-	       uint16_t size, uint64_t ts)
+void stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
+			  uint16_t size, uint64_t ts)
 {
 	struct ktp_hdr h = { .type = type, .flags = flags, .size = size };
 
 	if (!w->subbuf_used ||
 	    (w->subbuf_size && w->subbuf_used + size > w->subbuf_size)) {
 		w->ts = ts;
-		sw_subbuf(w);
+		stream_writer_subbuf(w);
 	}
 	if (ts - w->ts > UINT32_MAX) {
 		struct ktp_time t = {
@@ -97,53 +97,53 @@ void sw_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
 	w->records++;
 }
 
-void sw_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
-		 uint32_t pid)
+void stream_writer_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
+			    uint32_t pid)
 {
 	struct ktp_cpu_mark m = {
 		.pid = pid, .reason = reason, .prio = 120,
 		.records = w->records, .lost = w->lost,
 	};
 
-	sw_record(w, &m, KTP_REC_CPU, 0, sizeof(m), ts);
+	stream_writer_record(w, &m, KTP_REC_CPU, 0, sizeof(m), ts);
 }
 
-void sw_task(struct stream_writer *w, uint64_t ts, uint32_t pid,
-	     uint32_t tgid, const char *comm)
+void stream_writer_task(struct stream_writer *w, uint64_t ts, uint32_t pid,
+			uint32_t tgid, const char *comm)
 {
 	struct ktp_task t = { .pid = pid, .tgid = tgid, .ppid = 1, .prio = 120 };
 
 	strncpy(t.comm, comm, KTP_COMM_LEN - 1);
-	sw_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
+	stream_writer_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
 }
 
-void sw_switch(struct stream_writer *w, uint64_t ts, uint32_t prev,
-	       uint16_t prev_state, uint32_t next)
+void stream_writer_switch(struct stream_writer *w, uint64_t ts, uint32_t prev,
+			  uint16_t prev_state, uint32_t next)
 {
 	struct ktp_switch s = {
 		.prev_pid = prev, .next_pid = next, .prev_state = prev_state,
 		.prev_prio = 120, .next_prio = 120,
 	};
 
-	sw_record(w, &s, KTP_REC_SWITCH, 0, sizeof(s), ts);
+	stream_writer_record(w, &s, KTP_REC_SWITCH, 0, sizeof(s), ts);
 }
 
-void sw_waking(struct stream_writer *w, uint64_t ts, uint32_t pid,
-	       uint16_t target_cpu)
+void stream_writer_waking(struct stream_writer *w, uint64_t ts, uint32_t pid,
+			  uint16_t target_cpu)
 {
 	struct ktp_waking k = { .pid = pid, .target_cpu = target_cpu, .prio = 120 };
 
-	sw_record(w, &k, KTP_REC_WAKING, 0, sizeof(k), ts);
+	stream_writer_record(w, &k, KTP_REC_WAKING, 0, sizeof(k), ts);
 }
 
-void sw_selftest(struct stream_writer *w, uint64_t ts, uint64_t seq)
+void stream_writer_selftest(struct stream_writer *w, uint64_t ts, uint64_t seq)
 {
 	struct ktp_selftest s = { .seq = seq };
 
-	sw_record(w, &s, KTP_REC_SELFTEST, 0, sizeof(s), ts);
+	stream_writer_record(w, &s, KTP_REC_SELFTEST, 0, sizeof(s), ts);
 }
 
-void sw_bytes(struct stream_writer *w, const void *p, size_t n)
+void stream_writer_bytes(struct stream_writer *w, const void *p, size_t n)
 {
 	memcpy(grow(w, n), p, n);
 }

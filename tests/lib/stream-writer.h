@@ -25,36 +25,36 @@ struct stream_writer {
 	uint64_t records;	/* records written, headers excluded */
 };
 
-void sw_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
-	     uint64_t start_ts);
-void sw_free(struct stream_writer *w);
+void stream_writer_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
+			uint64_t start_ts);
+void stream_writer_fini(struct stream_writer *w);
 
 /* Start a sub-buffer at the current time (as the module does when full). */
-void sw_subbuf(struct stream_writer *w);
+void stream_writer_subbuf(struct stream_writer *w);
 /* Count @n records as dropped: the next sub-buffer header reports them. */
-void sw_drop(struct stream_writer *w, uint64_t n);
+void stream_writer_drop(struct stream_writer *w, uint64_t n);
 /* Skip @n sub-buffer sequence numbers (overwritten sub-buffers). */
-void sw_skip_subbufs(struct stream_writer *w, uint64_t n);
+void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n);
 
 /*
  * Append the record @rec of @size bytes at time @ts (>= the last); its
  * header is filled in here. The stream may be unaligned: records are copied.
  */
-void sw_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
-	       uint16_t size, uint64_t ts);
+void stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
+			  uint16_t size, uint64_t ts);
 
 /* Typed helpers. */
-void sw_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
-		 uint32_t pid);
-void sw_task(struct stream_writer *w, uint64_t ts, uint32_t pid,
-	     uint32_t tgid, const char *comm);
-void sw_switch(struct stream_writer *w, uint64_t ts, uint32_t prev,
-	       uint16_t prev_state, uint32_t next);
-void sw_waking(struct stream_writer *w, uint64_t ts, uint32_t pid,
-	       uint16_t target_cpu);
-void sw_selftest(struct stream_writer *w, uint64_t ts, uint64_t seq);
+void stream_writer_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
+			    uint32_t pid);
+void stream_writer_task(struct stream_writer *w, uint64_t ts, uint32_t pid,
+			uint32_t tgid, const char *comm);
+void stream_writer_switch(struct stream_writer *w, uint64_t ts, uint32_t prev,
+			  uint16_t prev_state, uint32_t next);
+void stream_writer_waking(struct stream_writer *w, uint64_t ts, uint32_t pid,
+			  uint16_t target_cpu);
+void stream_writer_selftest(struct stream_writer *w, uint64_t ts, uint64_t seq);
 
 /* Append raw bytes (damage). */
-void sw_bytes(struct stream_writer *w, const void *p, size_t n);
+void stream_writer_bytes(struct stream_writer *w, const void *p, size_t n);
 
 #endif

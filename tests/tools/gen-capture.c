@@ -64,7 +64,7 @@ static void sample(struct stream_writer *w, uint64_t ts, uint32_t pid)
 
 	memcpy(buf, &s, sizeof(s));
 	memcpy(buf + sizeof(s), stack, sizeof(stack));
-	sw_record(w, buf, KTP_REC_SAMPLE, 0, sizeof(buf), ts);
+	stream_writer_record(w, buf, KTP_REC_SAMPLE, 0, sizeof(buf), ts);
 }
 
 static void one_record(struct gen_cpu *c, unsigned int cpu, unsigned int ncpus)
@@ -75,30 +75,30 @@ static void one_record(struct gen_cpu *c, unsigned int cpu, unsigned int ncpus)
 	c->ts += 200 + rnd(3000);
 	if (r < 40) {
 		next = c->cur ? (rnd(3) ? 0 : 100 + rnd(NR_TASKS)) : 100 + rnd(NR_TASKS);
-		sw_switch(w, c->ts, c->cur, c->cur ? (rnd(2) ? KTP_STATE_PREEMPTED :
-			  KTP_STATE_INTERRUPTIBLE) : 0, next);
+		stream_writer_switch(w, c->ts, c->cur, c->cur ? (rnd(2) ? KTP_STATE_PREEMPTED :
+				     KTP_STATE_INTERRUPTIBLE) : 0, next);
 		c->cur = next;
 	} else if (r < 65) {
-		sw_waking(w, c->ts, 100 + rnd(NR_TASKS), rnd(ncpus));
+		stream_writer_waking(w, c->ts, 100 + rnd(NR_TASKS), rnd(ncpus));
 	} else if (r < 75) {
 		struct ktp_irq irq = { .irq = 10 + cpu };
 
-		sw_record(w, &irq, KTP_REC_IRQ_ENTRY, 0, sizeof(irq), c->ts);
+		stream_writer_record(w, &irq, KTP_REC_IRQ_ENTRY, 0, sizeof(irq), c->ts);
 		c->ts += 500;
-		sw_record(w, &irq, KTP_REC_IRQ_EXIT, 0, sizeof(irq), c->ts);
+		stream_writer_record(w, &irq, KTP_REC_IRQ_EXIT, 0, sizeof(irq), c->ts);
 	} else if (r < 85) {
 		struct ktp_softirq si = { .vec = rnd(10) };
 
-		sw_record(w, &si, KTP_REC_SOFTIRQ_ENTRY, 0, sizeof(si), c->ts);
+		stream_writer_record(w, &si, KTP_REC_SOFTIRQ_ENTRY, 0, sizeof(si), c->ts);
 		c->ts += 800;
-		sw_record(w, &si, KTP_REC_SOFTIRQ_EXIT, 0, sizeof(si), c->ts);
+		stream_writer_record(w, &si, KTP_REC_SOFTIRQ_EXIT, 0, sizeof(si), c->ts);
 	} else if (r < 95) {
 		sample(w, c->ts, c->cur);
 	} else {
 		struct ktp_migrate m = { .pid = 100 + rnd(NR_TASKS), .orig_cpu = cpu,
 					 .dest_cpu = rnd(ncpus) };
 
-		sw_record(w, &m, KTP_REC_MIGRATE, 0, sizeof(m), c->ts);
+		stream_writer_record(w, &m, KTP_REC_MIGRATE, 0, sizeof(m), c->ts);
 	}
 }
 
@@ -254,10 +254,10 @@ int main(int argc, char **argv)
 	for (c = 0; c < ncpus; c++) {
 		char path[4096];
 
-		sw_init(&cpus[c].w, c, 262144, m.clock_boot);
+		stream_writer_init(&cpus[c].w, c, 262144, m.clock_boot);
 		cpus[c].ts = m.clock_boot;
 		if (!scenario)
-			sw_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
+			stream_writer_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
 		if (dir) {
 			snprintf(path, sizeof(path), "%s/cpu%u", dir, c);
 			cpus[c].raw = fopen(path, "w");
@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 			cpus[c].w = w[c];
 	} else if (scenario == 2) {
 		for (c = 0; c < ncpus; c++) {
-			sw_free(&cpus[c].w);
+			stream_writer_fini(&cpus[c].w);
 			cpus[c].w = script.cpu[c];
 		}
 	}
@@ -288,19 +288,19 @@ int main(int argc, char **argv)
 
 		c = i % ncpus;
 		snprintf(comm, sizeof(comm), "task-%u-%u", proc, thread);
-		sw_task(&cpus[c].w, cpus[c].ts, 100 + i, 100 + proc * 4, comm);
+		stream_writer_task(&cpus[c].w, cpus[c].ts, 100 + i, 100 + proc * 4, comm);
 	}
 	for (i = 0; i < n && !ret; i++) {
 		c = i % ncpus;
 		one_record(&cpus[c], c, ncpus);
 		if (lost_every && i % lost_every == lost_every - 1)
-			sw_drop(&cpus[c].w, 10);
+			stream_writer_drop(&cpus[c].w, 10);
 		if (cpus[c].w.len >= FLUSH_BYTES)
 			ret = flush_cpu(&cpus[c], c, cw);
 	}
 	for (c = 0; c < ncpus && !ret; c++) {
 		if (!scenario)
-			sw_cpu_mark(&cpus[c].w, cpus[c].ts + 1000, KTP_CPU_STOP, cpus[c].cur);
+			stream_writer_cpu_mark(&cpus[c].w, cpus[c].ts + 1000, KTP_CPU_STOP, cpus[c].cur);
 		ret = flush_cpu(&cpus[c], c, cw);
 		if (cpus[c].raw)
 			fclose(cpus[c].raw);
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (c = 0; c < ncpus; c++)
-		sw_free(&cpus[c].w);
+		stream_writer_fini(&cpus[c].w);
 	free(cpus);
 	return 0;
 usage:

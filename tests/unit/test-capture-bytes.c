@@ -90,9 +90,9 @@ static const uint8_t chunk2_header[] = {
 	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 24 seq: 2 */
 };
 
-/* Chunk 2's stored bytes (33), which inflate to 31. */
+/* Chunk 2's stored bytes (33): zlib (RFC 1950), which inflate to 31. */
 static const uint8_t chunk2_zlib[] = {
-	0x78, 0xda, 0x4b, 0x4b, 0x83, 0x00, 0x0b, 0x43, /* 0 zlib (RFC 1950) of "ffffffff81001000 T do_sys_open\n" */
+	0x78, 0xda, 0x4b, 0x4b, 0x83, 0x00, 0x0b, 0x43, /* 0 zlib of "...do_sys_open\n" */
 	0x03, 0x03, 0x20, 0x32, 0x50, 0x08, 0x51, 0x48, /*   ... */
 	0xc9, 0x8f, 0x2f, 0xae, 0x2c, 0x8e, 0xcf, 0x2f, /*   ... */
 	0x48, 0xcd, 0xe3, 0x02, 0x00, 0x9e, 0x5d, 0x09, /*   ... */
@@ -371,7 +371,8 @@ UNIT_TEST(file_header_refused)
 	check_header_refused(0, 'K', 31, -ERROR_NOT_CAPTURE, "not a ktprof capture");
 	check_header_refused(0, 'K', 0, -ERROR_NOT_CAPTURE, "not a ktprof capture");
 	/* Another major version: both versions named. */
-	check_header_refused(8, 2, FILE_SIZE, -ERROR_FORMAT, "capture format 2.1; this ktprof reads 1.0 to 1.");
+	check_header_refused(8, 2, FILE_SIZE, -ERROR_FORMAT,
+			     "capture format 2.1; this ktprof reads 1.0 to 1.");
 	/* A header size below 32, or beyond the file. */
 	check_header_refused(12, 16, FILE_SIZE, -ERROR_DAMAGED, "corrupt file header");
 	check_header_refused(13, 2, FILE_SIZE, -ERROR_DAMAGED, "corrupt file header");

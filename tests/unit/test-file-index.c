@@ -16,7 +16,7 @@ static void add_file(struct stream_writer *w, uint64_t ts, uint64_t ino, const c
 	memset(f.build_id, 0x5a, 20);
 	memcpy(buf, &f, sizeof(f));
 	strcpy((char *)buf + sizeof(f), path);
-	sw_record(w, buf, KTP_REC_FILE, 0, len, ts);
+	stream_writer_record(w, buf, KTP_REC_FILE, 0, len, ts);
 }
 
 UNIT_TEST(files_found_across_odd_feeds)
@@ -29,9 +29,9 @@ UNIT_TEST(files_found_across_odd_feeds)
 	uint64_t ts = 1000;
 	unsigned int n = 0;
 
-	sw_init(&w, 1, 4096, ts);
+	stream_writer_init(&w, 1, 4096, ts);
 	for (i = 0; i < 500; i++) {
-		sw_switch(&w, ts += 10, 100 + i % 7, 0, 200 + i % 5);
+		stream_writer_switch(&w, ts += 10, 100 + i % 7, 0, 200 + i % 5);
 		if (i % 50 == 7)
 			add_file(&w, ts += 10, 1000 + i, i % 100 == 7 ? "/usr/bin/x" :
 				 "/usr/lib/x86_64-linux-gnu/libc.so.6");
@@ -55,7 +55,7 @@ UNIT_TEST(files_found_across_odd_feeds)
 		CHECK_EQ(off, len);
 		file_index_free(fi);
 	}
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 UNIT_TEST(bad_index_is_rejected)

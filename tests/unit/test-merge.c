@@ -35,10 +35,10 @@ UNIT_TEST(global_time_order)
 	unsigned int c, i;
 
 	for (c = 0; c < 3; c++) {
-		sw_init(&w[c], c, 48 + 16 * 5, 0);
+		stream_writer_init(&w[c], c, 48 + 16 * 5, 0);
 		for (i = 0; i < 200; i++)
 			/* Interleaved, with ties across CPUs every 7th. */
-			sw_selftest(&w[c], i % 7 ? 10 * i + c : 10 * i, i);
+			stream_writer_selftest(&w[c], i % 7 ? 10 * i + c : 10 * i, i);
 		ms[c] = (struct mem_stream){ w[c].buf, w[c].len, 0, 37 + c };
 		CHECK_EQ(merge_add(m, c, mem_read, &ms[c]), 0);
 	}
@@ -64,7 +64,7 @@ UNIT_TEST(global_time_order)
 	CHECK_EQ(seen, 600);
 	merge_free(m);
 	for (c = 0; c < 3; c++)
-		sw_free(&w[c]);
+		stream_writer_fini(&w[c]);
 }
 
 UNIT_TEST(ties_ordered_by_cpu)
@@ -77,8 +77,8 @@ UNIT_TEST(ties_ordered_by_cpu)
 	uint64_t last_ts = 0;
 
 	for (c = 0; c < 2; c++) {
-		sw_init(&w[c], 1 - c, 0, 100);
-		sw_selftest(&w[c], 100, 0);
+		stream_writer_init(&w[c], 1 - c, 0, 100);
+		stream_writer_selftest(&w[c], 100, 0);
 		ms[c] = (struct mem_stream){ w[c].buf, w[c].len, 0, 4096 };
 		merge_add(m, 1 - c, mem_read, &ms[c]);
 	}
@@ -91,7 +91,7 @@ UNIT_TEST(ties_ordered_by_cpu)
 	}
 	merge_free(m);
 	for (c = 0; c < 2; c++)
-		sw_free(&w[c]);
+		stream_writer_fini(&w[c]);
 }
 
 static ssize_t failing_read(void *ctx, void *buf, size_t len)

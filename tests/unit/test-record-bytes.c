@@ -204,7 +204,7 @@ static const uint8_t rec_irq_name[] = {
 	0x1c, 0x00,                                     /* 2 size: 28 */
 	0x00, 0x00, 0x00, 0x00,                         /* 4 ts_delta: 0 ns */
 	0x18, 0x00, 0x00, 0x00,                         /* 8 irq: 24 */
-	0x76, 0x69, 0x72, 0x74, 0x69, 0x6f, 0x30, 0x2d, /* 12 name: "virtio0-input", NUL, 2 bytes padding */
+	0x76, 0x69, 0x72, 0x74, 0x69, 0x6f, 0x30, 0x2d, /* 12 name: "virtio0-input", NUL, 2 pad */
 	0x69, 0x6e, 0x70, 0x75, 0x74, 0x00, 0x00, 0x00, /*   ... */
 };
 
@@ -264,10 +264,10 @@ static const uint8_t rec_wq_end[] = {
 
 static const uint8_t rec_sample[] = {
 	0x15,                                           /* 0 type: 21 SAMPLE */
-	0x0b,                                           /* 1 flags: 0x01 user | 0x02 kernel stack cut | 0x08 staged */
+	0x0b,                                           /* 1 flags: 0x0b = user, kstack cut, staged */
 	0x38, 0x00,                                     /* 2 size: 56 */
 	0x12, 0x00, 0x00, 0x00,                         /* 4 ts_delta: 18 ns */
-	0x18, 0xc6, 0x9a, 0x3b, 0x00, 0x00, 0x00, 0x00, /* 8 ts: 999999000 ns (taken before it was written) */
+	0x18, 0xc6, 0x9a, 0x3b, 0x00, 0x00, 0x00, 0x00, /* 8 ts: 999999000 ns (before it was written) */
 	0x2c, 0x01, 0x00, 0x00,                         /* 16 pid: 300 */
 	0x2d, 0x01, 0x00, 0x00,                         /* 20 tid: 301 */
 	0x01,                                           /* 24 source: 1 */
@@ -363,7 +363,7 @@ static const uint8_t bad_file_build_id[] = {
 	0x30, 0x00,                                     /* 2 size: 48 */
 	0x01, 0x00, 0x00, 0x00,                         /* 4 ts_delta: 1 ns */
 	0x01, 0x08, 0x00, 0x00,                         /* 8 dev: 0x801 */
-	0x15,                                           /* 12 build_id_len: 21, one more than the field holds */
+	0x15,                                           /* 12 build_id_len: 21, one too many */
 	0x00, 0x00, 0x00,                               /* 13 pad */
 	0x92, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 16 ino: 4242 */
 	0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, /* 24 build_id */

@@ -78,10 +78,10 @@ UNIT_TEST(basic_records_and_times)
 {
 	struct stream_writer w;
 
-	sw_init(&w, 3, 0, 1000);
-	sw_cpu_mark(&w, 1000, KTP_CPU_START, 42);
-	sw_switch(&w, 1500, 42, KTP_STATE_INTERRUPTIBLE, 0);
-	sw_waking(&w, 2000, 42, 3);
+	stream_writer_init(&w, 3, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	stream_writer_switch(&w, 1500, 42, KTP_STATE_INTERRUPTIBLE, 0);
+	stream_writer_waking(&w, 2000, 42, 3);
 	decode(w.buf, w.len, 0, -1, &out);
 	CHECK_EQ(out.n, 4);
 	CHECK_EQ(out.ev[0].type, KTP_REC_SUBBUF);
@@ -92,7 +92,7 @@ UNIT_TEST(basic_records_and_times)
 	CHECK_EQ(out.ev[3].cpu, 3);
 	CHECK_EQ(out.stats.garbage_bytes, 0);
 	CHECK_EQ(out.stats.truncated, 0);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 UNIT_TEST(empty_stream)
@@ -111,15 +111,15 @@ UNIT_TEST(streaming_invariance)
 	unsigned int i, j, k;
 	uint64_t ts = 5;
 
-	sw_init(&w, 0, 256, ts);
+	stream_writer_init(&w, 0, 256, ts);
 	for (i = 0; i < 500; i++) {
 		/* Some gaps need a TIME record (> 4.29 s). */
 		ts += (i % 97 == 0) ? 5000000000ull : 10 + i;
 		want[i] = ts;
 		if (i % 3)
-			sw_selftest(&w, ts, i);
+			stream_writer_selftest(&w, ts, i);
 		else
-			sw_switch(&w, ts, i, 0, i + 1);
+			stream_writer_switch(&w, ts, i, 0, i + 1);
 	}
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK(count_type(&out, KTP_REC_TIME) > 0);
@@ -146,7 +146,7 @@ UNIT_TEST(streaming_invariance)
 			}
 		}
 	}
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Junk before the first header (any alignment) is skipped and reported. */
@@ -155,17 +155,17 @@ UNIT_TEST(garbage_prefix)
 	struct stream_writer w;
 	static const char junk[13] = "not a stream";
 
-	sw_init(&w, 1, 0, 10);
-	sw_bytes(&w, junk, sizeof(junk));
-	sw_selftest(&w, 20, 0);
-	sw_selftest(&w, 30, 1);
+	stream_writer_init(&w, 1, 0, 10);
+	stream_writer_bytes(&w, junk, sizeof(junk));
+	stream_writer_selftest(&w, 20, 0);
+	stream_writer_selftest(&w, 30, 1);
 	decode(w.buf, w.len, 5, 1, &out);
 	CHECK_EQ(out.n, 4);
 	CHECK_EQ(out.ev[0].type, EVENT_GARBAGE);
 	CHECK_EQ(out.ev[0].lost, 13);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 2);
 	CHECK_EQ(out.stats.garbage_bytes, 13);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* A record cut at the end is truncation, not garbage. */
@@ -173,14 +173,14 @@ UNIT_TEST(truncated_tail)
 {
 	struct stream_writer w;
 
-	sw_init(&w, 0, 0, 10);
-	sw_selftest(&w, 20, 0);
-	sw_selftest(&w, 30, 1);
+	stream_writer_init(&w, 0, 0, 10);
+	stream_writer_selftest(&w, 20, 0);
+	stream_writer_selftest(&w, 30, 1);
 	decode(w.buf, w.len - 5, 0, 0, &out);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 1);
 	CHECK_EQ(out.stats.truncated, 11);
 	CHECK_EQ(out.stats.garbage_bytes, 0);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Drops reported by a later header become a LOST event before it. */
@@ -189,12 +189,12 @@ UNIT_TEST(loss_between_subbufs)
 	struct stream_writer w;
 	unsigned int i, lost_at = 0;
 
-	sw_init(&w, 0, 48 + 16 * 4, 0);
+	stream_writer_init(&w, 0, 48 + 16 * 4, 0);
 	for (i = 0; i < 4; i++)
-		sw_selftest(&w, 10 + i, i);
-	sw_drop(&w, 37);
+		stream_writer_selftest(&w, 10 + i, i);
+	stream_writer_drop(&w, 37);
 	for (i = 4; i < 8; i++)
-		sw_selftest(&w, 100 + i, i);
+		stream_writer_selftest(&w, 100 + i, i);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 8);
 	CHECK_EQ(count_type(&out, EVENT_LOST), 1);
@@ -205,7 +205,7 @@ UNIT_TEST(loss_between_subbufs)
 			lost_at = i;
 	CHECK_EQ(out.ev[lost_at + 1].type, KTP_REC_SUBBUF);
 	CHECK_EQ(out.ev[lost_at].ts, 104);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Drops after the last header are reported by the STOP mark. */
@@ -213,17 +213,17 @@ UNIT_TEST(tail_loss_in_stop_mark)
 {
 	struct stream_writer w;
 
-	sw_init(&w, 0, 0, 0);
-	sw_selftest(&w, 10, 0);
-	sw_drop(&w, 5);
-	sw_cpu_mark(&w, 20, KTP_CPU_STOP, 1);
+	stream_writer_init(&w, 0, 0, 0);
+	stream_writer_selftest(&w, 10, 0);
+	stream_writer_drop(&w, 5);
+	stream_writer_cpu_mark(&w, 20, KTP_CPU_STOP, 1);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(out.n, 4);
 	CHECK_EQ(out.ev[2].type, EVENT_LOST);
 	CHECK_EQ(out.ev[2].lost, 5);
 	CHECK_EQ(out.ev[3].type, KTP_REC_CPU);
 	CHECK_EQ(out.stats.lost, 5);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* A damaged record: skip to the next sub-buffer, report what was skipped. */
@@ -233,9 +233,9 @@ UNIT_TEST(resync_after_damage)
 	struct ktp_hdr *h;
 	unsigned int i;
 
-	sw_init(&w, 0, 48 + 16 * 4, 0);
+	stream_writer_init(&w, 0, 48 + 16 * 4, 0);
 	for (i = 0; i < 12; i++)
-		sw_selftest(&w, 10 + i, i);
+		stream_writer_selftest(&w, 10 + i, i);
 	/* Second sub-buffer, second record: a size no record can have. */
 	h = (struct ktp_hdr *)(w.buf + (48 + 64) + 48 + 16);
 	h->size = 6;
@@ -245,7 +245,7 @@ UNIT_TEST(resync_after_damage)
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 9);
 	CHECK_EQ(count_type(&out, EVENT_GARBAGE), 1);
 	CHECK_EQ(out.stats.subbufs, 3);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Unknown record types (a newer minor ABI) are passed through by size. */
@@ -254,16 +254,16 @@ UNIT_TEST(unknown_type_skipped_by_size)
 	struct stream_writer w;
 	uint8_t rec[12] = { 0 };
 
-	sw_init(&w, 0, 0, 0);
-	sw_record(&w, rec, 200, 0, sizeof(rec), 5);
-	sw_selftest(&w, 6, 9);
+	stream_writer_init(&w, 0, 0, 0);
+	stream_writer_record(&w, rec, 200, 0, sizeof(rec), 5);
+	stream_writer_selftest(&w, 6, 9);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(out.n, 3);
 	CHECK_EQ(out.ev[1].type, 200);
 	CHECK_EQ(out.ev[1].size, 12);
 	CHECK_EQ(out.seqs[2], 9);
 	CHECK_EQ(out.stats.unknown, 1);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Another CPU's data in this CPU's stream is not trusted. */
@@ -271,12 +271,12 @@ UNIT_TEST(foreign_cpu_is_garbage)
 {
 	struct stream_writer w;
 
-	sw_init(&w, 1, 0, 0);
-	sw_selftest(&w, 5, 0);
+	stream_writer_init(&w, 1, 0, 0);
+	stream_writer_selftest(&w, 5, 0);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 0);
 	CHECK_EQ(out.stats.garbage_bytes, w.len);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Sequence gaps (overwritten sub-buffers) are counted. */
@@ -285,17 +285,17 @@ UNIT_TEST(subbuf_sequence_gap)
 	struct stream_writer w;
 	unsigned int i;
 
-	sw_init(&w, 0, 48 + 16 * 2, 0);
+	stream_writer_init(&w, 0, 48 + 16 * 2, 0);
 	for (i = 0; i < 4; i++) {
 		if (i == 2)
-			sw_skip_subbufs(&w, 3);
-		sw_selftest(&w, 10 + i, i);
-		sw_selftest(&w, 10 + i, i);
+			stream_writer_skip_subbufs(&w, 3);
+		stream_writer_selftest(&w, 10 + i, i);
+		stream_writer_selftest(&w, 10 + i, i);
 	}
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(out.stats.lost_subbufs, 3);
 	CHECK_EQ(count_type(&out, KTP_REC_SELFTEST), 8);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 /* Variable records whose contents disagree with their size are damage. */
@@ -305,14 +305,14 @@ UNIT_TEST(exec_without_terminator)
 	uint8_t rec[sizeof(struct ktp_exec) + 8] = { 0 };
 
 	memcpy(rec + sizeof(struct ktp_exec), "12345678", 8);
-	sw_init(&w, 0, 0, 0);
-	sw_record(&w, rec, KTP_REC_EXEC, 0, sizeof(rec), 5);
-	sw_selftest(&w, 6, 1);
+	stream_writer_init(&w, 0, 0, 0);
+	stream_writer_record(&w, rec, KTP_REC_EXEC, 0, sizeof(rec), 5);
+	stream_writer_selftest(&w, 6, 1);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(count_type(&out, KTP_REC_EXEC), 0);
 	CHECK_EQ(out.stats.resyncs, 1);
 	CHECK(out.stats.garbage_bytes > 0);
-	sw_free(&w);
+	stream_writer_fini(&w);
 }
 
 UNIT_MAIN()
