@@ -11,7 +11,8 @@ switches and wakeups that only ktprof saw: it is left out, and says so.
   (prev_state X) to no thread (pid -1): that one is added back to perf's
   count, as `perf script` shows it.
 - runtime: within 3% + 1 ms. Both tools sum the same slices through the
-  same clock (perf records with -k boot: CLOCK_BOOTTIME), but each probe
+  same clock (perf records with -k mono: CLOCK_MONOTONIC, which is
+  ktprof's CLOCK_BOOTTIME less the time suspended), but each probe
   reads it itself, one after the other in the same tracepoint call: when
   the host starves the vCPU between the two probes, a slice's two ends
   can move by that much. (With perf's default clock, local_clock, the

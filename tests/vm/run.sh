@@ -73,6 +73,44 @@ report_group() {
 	done
 }
 
+# One boot per kernel and group of tests with equal boot options; up to
+# KTPROF_VM_JOBS boots at once (default 2: a TCG guest waits on 9p and on
+# its own sleeps often enough that two share 2 host cores well). Results
+# print in order, each boot's when every earlier one has finished.
+jobs_max=${KTPROF_VM_JOBS:-2}
+job_dirs=()
+
+run_group() {	# KERNEL OUT ARGS TEST...
+	local kernel=$1 out=$2 args=$3 bad vm_rc
+	shift 3
+	# shellcheck disable=SC2086
+	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
+		--timeout "$(( $# * 600 + 120 ))" -- \
+		"$top/tests/vm/guest.sh" "$out" "$@" \
+		>"$out/vm-run.out" 2>&1
+	vm_rc=$?
+	{
+		# Reports outside any test (boot, shutdown) fail the boot itself.
+		bad=$(awk '/ktprof-test: begin /{on=1} /ktprof-test: end /{on=0; next} !on' \
+			"$out/console.log" | "$top/scripts/console-check")
+		if [ -n "$bad" ]; then
+			echo "FAIL vm/boot@$kernel: kernel reported a bug outside the tests"
+			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
+		fi
+		report_group "$kernel" "$out" "$vm_rc" "$@"
+	} >"$out/report.txt"
+}
+
+# Print the reports of finished boots, in order, as far as they go.
+printed=0
+print_done() {
+	while [ "$printed" -lt "${#job_dirs[@]}" ] &&
+		[ -f "${job_dirs[$printed]}/report.txt.done" ]; do
+		cat "${job_dirs[$printed]}/report.txt"
+		printed=$((printed + 1))
+	done
+}
+
 for kernel in "${kernels[@]}"; do
 	release=$("$top/scripts/kernels.sh" "$kernel" | cut -d' ' -f2) || {
 		for t in "${tests[@]}"; do echo "FAIL vm/$(test_name "$t")@$kernel: kernel unavailable"; done
@@ -101,20 +139,18 @@ for kernel in "${kernels[@]}"; do
 		rm -rf "$out"
 		mkdir -p "$out"
 		read -r -a group_tests <<<"${groups[k$args]}"
-		# shellcheck disable=SC2086
-		"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
-			--timeout "$(( ${#group_tests[@]} * 600 + 120 ))" -- \
-			"$top/tests/vm/guest.sh" "$out" "${group_tests[@]}" \
-			>"$out/vm-run.out" 2>&1
-		vm_rc=$?
-		# Reports outside any test (boot, shutdown) fail the boot itself.
-		bad=$(awk '/ktprof-test: begin /{on=1} /ktprof-test: end /{on=0; next} !on' \
-			"$out/console.log" | "$top/scripts/console-check")
-		if [ -n "$bad" ]; then
-			echo "FAIL vm/boot@$kernel: kernel reported a bug outside the tests"
-			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
-		fi
-		report_group "$kernel" "$out" "$vm_rc" "${group_tests[@]}"
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+			wait -n
+			print_done
+		done
+		job_dirs+=("$out")
+		( run_group "$kernel" "$out" "$args" "${group_tests[@]}"
+		  touch "$out/report.txt.done" ) &
 	done
 	unset groups
 done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do
+	wait -n
+	print_done
+done
+print_done
