@@ -273,6 +273,9 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 	struct ktp_subbuf *sb = subbuf;
 	u64 ts;
 
+	/* The end of this CPU's data: no new sub-buffer takes a slot. */
+	if (kc->finishing)
+		return 0;
 	ktp_fold_nmi_drops(kc);
 	if (relay_buf_full(buf)) {
 		if (!ktp_session.cfg.overwrite)
@@ -281,9 +284,6 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		kc->overwritten += kc->subbuf_records[idx];
 		kc->lost += kc->subbuf_records[idx];
 	}
-	/* The end of this CPU's data: no new sub-buffer takes a slot. */
-	if (kc->finishing)
-		return 0;
 	kc->subbuf_records[idx] = 0;
 	kc->cur_subbuf = idx;
 
