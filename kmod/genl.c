@@ -31,12 +31,15 @@ static u32 ktp_owner_gone_portid;
 static void ktp_owner_gone_fn(struct work_struct *work)
 {
 	u32 portid = READ_ONCE(ktp_owner_gone_portid);
+	u64 id;
 
 	mutex_lock(&ktp_lock);
 	if (portid && portid == ktp_session.owner_portid) {
 		ktp_session.owner_portid = 0;
+		/* That session, not one started after it went away. */
+		id = ktp_session.id;
 		mutex_unlock(&ktp_lock);
-		if (!ktp_session_stop())
+		if (!ktp_session_stop_id(id))
 			pr_info("recorder (netlink port %u) went away: session stopped\n",
 				portid);
 		return;

@@ -79,6 +79,7 @@ struct ktp_cpu {
 	bool active;		/* between this CPU's start and stop marks */
 	bool in_write;		/* a record is being written: nesting guard */
 	bool finishing;		/* the final flush: start no sub-buffer */
+	bool closing;		/* at the final mark: no more samples, no NMI */
 	u32 cur_subbuf;		/* index of the sub-buffer being filled */
 	u64 last_ts;		/* time of the last record, base for deltas */
 	u64 pending_ts;		/* time of the record being reserved */
@@ -174,6 +175,7 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 int ktp_config_set_samples(struct ktp_config *cfg, const char *samples,
 			   const char *counters, char *err, size_t errlen);
 int ktp_session_stop(void);
+int ktp_session_stop_id(u64 id);
 int ktp_session_flush(void);
 void ktp_session_teardown(void);
 int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,

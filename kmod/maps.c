@@ -43,14 +43,16 @@ struct ktp_file_seen {
 	u64 ino;
 };
 
+/* For hash buckets (equality compares dev and ino themselves). */
 static u64 ktp_file_key(u32 dev, u64 ino)
 {
-	return ((u64)dev << 44) ^ ino;
+	return hash_64(ino, 64) ^ dev;
 }
 
-static unsigned int ktp_file_slot(u64 key)
+static struct ktp_file_slot *ktp_file_slot(struct ktp_cache *c, u32 dev,
+					   u64 ino)
 {
-	return hash_64(key, ilog2(KTP_FILE_CACHE));
+	return &c->files[hash_64(ktp_file_key(dev, ino), ilog2(KTP_FILE_CACHE))];
 }
 
 bool ktp_files_pending(struct ktp_sample_cpu *sc)
@@ -71,22 +73,33 @@ bool ktp_files_pending(struct ktp_sample_cpu *sc)
 static void ktp_queue_file(struct ktp_cache *c, struct file *file, u32 dev,
 			   u64 ino)
 {
-	u64 key = ktp_file_key(dev, ino);
-	unsigned int slot = ktp_file_slot(key);
+	struct ktp_file_slot *slot = ktp_file_slot(c, dev, ino);
 
-	if (READ_ONCE(c->files[slot]) == key)
+	if (READ_ONCE(slot->used) && slot->ino == ino && slot->dev == dev)
 		return;
 	if (c->pending_head - READ_ONCE(c->pending_tail) >= KTP_PENDING_FILES) {
 		this_cpu_inc(ktp_cpus.files_deferred);
 		return;
 	}
-	WRITE_ONCE(c->files[slot], key);
+	slot->ino = ino;
+	slot->dev = dev;
+	WRITE_ONCE(slot->used, 1);
 	get_file(file);
 	c->pending[c->pending_head % KTP_PENDING_FILES].file = file;
 	c->pending[c->pending_head % KTP_PENDING_FILES].tgid = current->tgid;
 	/* The pointer before the head that publishes it. */
 	smp_wmb();
 	WRITE_ONCE(c->pending_head, c->pending_head + 1);
+}
+
+/* The FILE record of a queued file was lost: a later sample queues it. */
+static void ktp_forget_file(struct ktp_cache *c, u32 dev, u64 ino)
+{
+	struct ktp_file_slot *slot = ktp_file_slot(c, dev, ino);
+
+	/* Racing with the producer is harmless: it is a cache. */
+	if (slot->ino == ino && slot->dev == dev)
+		WRITE_ONCE(slot->used, 0);
 }
 
 /* A MAP record for each mapping this process's samples land in, once. */
@@ -99,13 +112,16 @@ static void ktp_note_mapping(struct ktp_sample_cpu *sc, struct ktp_cache *c,
 	struct ktp_map m;
 	u32 dev;
 
+	dev = new_encode_dev(inode->i_sb->s_dev);
 	slot = &c->maps[hash_64(start_time ^ vma->vm_start ^ current->tgid,
 				ilog2(KTP_MAP_CACHE))];
 	if (slot->start_time == start_time && slot->pid == current->tgid &&
 	    slot->start == vma->vm_start && slot->end == vma->vm_end &&
-	    slot->ino == inode->i_ino)
+	    slot->ino == inode->i_ino) {
+		/* Known mapping; its file may still need its FILE record. */
+		ktp_queue_file(c, vma->vm_file, dev, inode->i_ino);
 		return;
-	dev = new_encode_dev(inode->i_sb->s_dev);
+	}
 	m = (struct ktp_map){
 		.h = { .type = KTP_REC_MAP, .size = sizeof(m) },
 		.pid = current->tgid,
@@ -269,9 +285,13 @@ static bool ktp_file_described(u32 dev, u64 ino)
 	return false;
 }
 
-/* Write one file's FILE record (path and build id); true once it is out. */
-static bool ktp_write_file(struct file *file, u32 dev, pid_t tgid,
-			   char *pathbuf)
+/*
+ * Write one file's FILE record: its path and build id (reading them may
+ * block), then the record on this CPU. -EAGAIN, and nothing written, when
+ * this CPU is not traced (an untraced CPU, or one gone offline).
+ */
+static int ktp_write_file(struct file *file, u32 dev, pid_t tgid,
+			  char *pathbuf)
 {
 	struct inode *inode = file_inode(file);
 	struct ktp_file *f;
@@ -279,15 +299,22 @@ static bool ktp_write_file(struct file *file, u32 dev, pid_t tgid,
 	const char *path;
 	u8 id[KTP_BUILD_ID_MAX];
 	size_t len, size;
-	int id_len;
+	int id_len, ret = 0;
 
 	path = ktp_file_path(file, tgid, pathbuf, pathbuf + PATH_MAX);
 	len = strnlen(path, KTP_PATH_MAX - 1);
 	id_len = ktp_build_id(file, id);
 	size = ALIGN(sizeof(*f) + len + 1, 4);
+	migrate_disable();
+	if (!this_cpu_read(ktp_cpus.active)) {
+		ret = -EAGAIN;
+		goto out;
+	}
 	f = ktp_reserve(&w, KTP_REC_FILE, 0, size);
-	if (!f)
-		return false;
+	if (!f) {
+		ret = -ENOSPC;	/* counted as a drop */
+		goto out;
+	}
 	f->dev = dev;
 	f->build_id_len = id_len;
 	memset(f->pad, 0, sizeof(f->pad));
@@ -297,45 +324,57 @@ static bool ktp_write_file(struct file *file, u32 dev, pid_t tgid,
 	memcpy(f->path, path, len);
 	memset(f->path + len, 0, size - sizeof(*f) - len);
 	ktp_commit(&w);
-	return true;
+out:
+	migrate_enable();
+	return ret;
 }
 
 /*
- * Describe one file unless done this session. If its record is lost, the
- * CPU's cache forgets the file, so that a later sample queues it again.
+ * Describe one file unless done this session: 0 when that is settled (a
+ * record lost makes the CPU's cache forget the file, so that a later
+ * sample queues it again), -EAGAIN when this CPU cannot write it.
  */
-static void ktp_describe_file(struct ktp_cache *c, struct file *file,
-			      pid_t tgid, char *pathbuf)
+static int ktp_describe_file(struct ktp_cache *c, struct file *file,
+			     pid_t tgid, char *pathbuf)
 {
 	struct inode *inode = file_inode(file);
 	u32 dev = new_encode_dev(inode->i_sb->s_dev);
-	u64 key = ktp_file_key(dev, inode->i_ino);
 	struct ktp_file_seen *seen;
+	int ret = 0;
 
 	mutex_lock(&ktp_files_lock);
 	if (ktp_file_described(dev, inode->i_ino))
 		goto out;
 	seen = kmalloc_obj(*seen, GFP_KERNEL);
-	if (!seen || !ktp_write_file(file, dev, tgid, pathbuf)) {
+	ret = seen ? ktp_write_file(file, dev, tgid, pathbuf) : -ENOMEM;
+	if (ret) {
 		kfree(seen);
-		/* Racing with the producer is harmless: it is a cache. */
-		cmpxchg(&c->files[ktp_file_slot(key)], key, 0);
+		if (ret != -EAGAIN) {
+			ktp_forget_file(c, dev, inode->i_ino);
+			ret = 0;
+		}
 		goto out;
 	}
 	seen->dev = dev;
 	seen->ino = inode->i_ino;
-	hash_add(ktp_files_seen, &seen->node, key);
+	hash_add(ktp_files_seen, &seen->node, ktp_file_key(dev, inode->i_ino));
 out:
 	mutex_unlock(&ktp_files_lock);
+	return ret;
 }
 
-/* The file_work of a CPU: FILE records for the files its samples queued. */
+/*
+ * The file_work of a CPU: FILE records for the files its samples queued,
+ * the queues' one consumer. On a CPU that is not traced (the work moved
+ * off a CPU that went offline) it moves to one that is.
+ */
 void ktp_files_fn(struct work_struct *work)
 {
 	struct ktp_sample_cpu *sc = container_of(work, struct ktp_sample_cpu,
 						 file_work);
 	char *pathbuf = kmalloc(2 * PATH_MAX, GFP_KERNEL);
 	unsigned int i;
+	int cpu;
 
 	for (i = 0; i < KTP_NR_CTX; i++) {
 		struct ktp_cache *c = &sc->cache[i];
@@ -343,21 +382,29 @@ void ktp_files_fn(struct work_struct *work)
 		while (c->pending_tail != READ_ONCE(c->pending_head)) {
 			unsigned int slot = c->pending_tail % KTP_PENDING_FILES;
 			struct file *file;
+			u32 dev;
 
 			/* The entry after the head that published it. */
 			smp_rmb();
 			file = c->pending[slot].file;
-			if (pathbuf)
-				ktp_describe_file(c, file, c->pending[slot].tgid,
-						  pathbuf);
-			else
+			if (!pathbuf) {
+				dev = new_encode_dev(file_inode(file)->i_sb->s_dev);
+				ktp_forget_file(c, dev, file_inode(file)->i_ino);
 				this_cpu_inc(ktp_cpus.files_deferred);
+			} else if (ktp_describe_file(c, file, c->pending[slot].tgid,
+						     pathbuf) == -EAGAIN) {
+				cpu = ktp_sample_traced_cpu();
+				if (cpu >= 0)
+					queue_work_on(cpu, system_wq, work);
+				goto out;
+			}
 			fput(file);
 			/* The slot is read before the producer may reuse it. */
 			smp_mb();
 			WRITE_ONCE(c->pending_tail, c->pending_tail + 1);
 		}
 	}
+out:
 	kfree(pathbuf);
 }
 

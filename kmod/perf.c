@@ -49,12 +49,16 @@ static struct perf_event *ktp_open_event(const struct ktp_event_spec *spec,
 					 int cpu, bool sampling,
 					 unsigned long index)
 {
+	/*
+	 * Enabled from the start: no window between making and enabling
+	 * in which the CPU could go away and back (a detached event that is
+	 * then enabled looks alive but never runs).
+	 */
 	struct perf_event_attr attr = {
 		.type = spec->type,
 		.size = sizeof(attr),
 		.config = spec->config,
 		.pinned = 1,
-		.disabled = 1,
 	};
 
 	if (sampling) {
@@ -108,6 +112,7 @@ static void ktp_perf_release(struct ktp_sample_cpu *sc)
 static int ktp_perf_create(struct ktp_sample_cpu *sc)
 {
 	const struct ktp_config *cfg = &ktp_session.cfg;
+	int gen = atomic_read(&sc->offline_gen);
 	struct perf_event *ev;
 	unsigned int i;
 
@@ -130,10 +135,8 @@ static int ktp_perf_create(struct ktp_sample_cpu *sc)
 			sc->counters_made[i - cfg->nr_samples] = ev;
 	}
 	sc->has_events = true;
-	for (i = 0; i < cfg->nr_samples; i++)
-		perf_event_enable(sc->sources[i]);
+	sc->events_gen = gen;
 	for (i = 0; i < cfg->nr_counters; i++) {
-		perf_event_enable(sc->counters_made[i]);
 		/* Unpublished, the probe leaves the base alone: a new count. */
 		sc->counter_last[i] = 0;
 		/* The base before the pointer the probe finds it by. */
@@ -144,12 +147,15 @@ static int ktp_perf_create(struct ktp_sample_cpu *sc)
 
 /*
  * perf detaches a dying CPU's events for good (state OFF): they never
- * count again, even when the CPU comes back.
+ * count again, even when the CPU comes back. Either sign tells: the CPU
+ * went offline since they were made, or one of them is off.
  */
 static bool ktp_perf_detached(struct ktp_sample_cpu *sc)
 {
 	unsigned int i;
 
+	if (sc->events_gen != atomic_read(&sc->offline_gen))
+		return true;
 	for (i = 0; i < KTP_MAX_SOURCES; i++)
 		if (sc->sources[i] &&
 		    READ_ONCE(sc->sources[i]->state) < PERF_EVENT_STATE_INACTIVE)
@@ -210,6 +216,10 @@ static int ktp_perf_cpu_online(unsigned int cpu)
 
 static int ktp_perf_cpu_offline(unsigned int cpu)
 {
+	struct ktp_sample_cpu *sc = per_cpu(ktp_sample_cpus, cpu);
+
+	if (sc)
+		atomic_inc(&sc->offline_gen);
 	queue_work(system_unbound_wq, &ktp_perf_work);
 	return 0;
 }
@@ -278,6 +288,8 @@ int ktp_sample_start(char *err, size_t errlen)
 	ktp_sampling = cfg->nr_samples || cfg->nr_counters;
 	if (!ktp_sampling)
 		return 0;
+	/* Before anything can fail: the undo path cancels it. */
+	INIT_WORK(&ktp_perf_work, ktp_perf_work_fn);
 	for_each_cpu(cpu, &cfg->cpus) {
 		struct ktp_sample_cpu *sc = ktp_sample_cpu_new(cpu);
 
@@ -288,7 +300,6 @@ int ktp_sample_start(char *err, size_t errlen)
 		}
 		per_cpu(ktp_sample_cpus, cpu) = sc;
 	}
-	INIT_WORK(&ktp_perf_work, ktp_perf_work_fn);
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "ktprof:perf",
 					ktp_perf_cpu_online,
 					ktp_perf_cpu_offline);
@@ -363,16 +374,34 @@ void ktp_sample_quiesce(void)
  */
 void ktp_sample_flush_files(void)
 {
-	int cpu;
+	int cpu, target, tries;
 
 	for_each_possible_cpu(cpu) {
 		struct ktp_sample_cpu *sc = per_cpu(ktp_sample_cpus, cpu);
 
-		if (sc) {
+		/*
+		 * The work item is the queues' one consumer; it runs on a
+		 * traced CPU (it moves itself if that one goes away).
+		 */
+		for (tries = 0; sc && ktp_files_pending(sc) && tries < 3; tries++) {
+			target = ktp_sample_traced_cpu();
+			if (target < 0)
+				break;
+			queue_work_on(target, system_wq, &sc->file_work);
 			flush_work(&sc->file_work);
-			ktp_files_fn(&sc->file_work);
 		}
 	}
+}
+
+/* A traced CPU that is online and recording, or -1 if none is. */
+int ktp_sample_traced_cpu(void)
+{
+	int cpu;
+
+	for_each_cpu_and(cpu, &ktp_session.cfg.cpus, cpu_online_mask)
+		if (READ_ONCE(per_cpu_ptr(&ktp_cpus, cpu)->active))
+			return cpu;
+	return -1;
 }
 
 /*

@@ -28,10 +28,14 @@
 
 DEFINE_PER_CPU(struct ktp_cpu, ktp_cpus);
 
-/* Reader state of each CPU's file. */
+/*
+ * Readers of each CPU's file take its lock. The offset already read in the
+ * oldest sub-buffer lives in the buffer itself (buf->bytes_consumed, which
+ * relay's own read() would use and ours replaces), so a file still open on
+ * a previous session's buffer cannot disturb the new session's reader.
+ */
 struct ktp_reader {
 	struct mutex lock;
-	size_t read_off;	/* bytes already read of the oldest sub-buffer */
 };
 
 static DEFINE_PER_CPU(struct ktp_reader, ktp_readers);
@@ -108,6 +112,8 @@ static void *ktp_relay_reserve(struct rchan *chan, unsigned int len)
 	return relay_reserve(chan, len);
 }
 
+static void ktp_write_nested(struct ktp_cpu *kc);
+
 void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size)
 {
@@ -123,6 +129,9 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	if (unlikely(!kc->active))
 		goto out;
 	if (unlikely(in_nmi())) {
+		/* This CPU is writing its final mark: its recording has ended. */
+		if (kc->closing)
+			goto out;
 		/*
 		 * relay is not NMI-safe. Tracepoints reach here from NMI when
 		 * an NMI handler queues an irq_work (ipi_send_cpu, v6.3+), ours
@@ -145,6 +154,8 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	}
 	if (unlikely(kc->in_write)) {
 		/* A tracepoint inside our own write path: set it aside. */
+		if (kc->closing)
+			goto out;	/* our own reader wakeup, at the end */
 		if (kc->nest_len + size > sizeof(kc->nest_buf)) {
 			kc->nested++;
 			ktp_count_drop(kc, type);
@@ -174,6 +185,9 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	if (unlikely(!p)) {
 		ktp_count_drop(kc, type);
 		kc->in_write = false;
+		/* What the failed switch set aside goes now (or is lost), in order. */
+		if (unlikely(kc->nest_len) && !kc->draining)
+			ktp_write_nested(kc);
 		goto out;
 	}
 	if (unlikely(total != size)) {
@@ -185,6 +199,7 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		kc->records++;
 		kc->bytes += sizeof(*t);
 		kc->written[KTP_REC_TIME]++;
+		kc->subbuf_records[kc->cur_subbuf]++;
 		kc->last_ts = ts;
 		p += sizeof(*t);
 	}
@@ -381,25 +396,25 @@ static ssize_t ktp_relay_read(struct file *filp, char __user *ubuf,
 		    produced - consumed > ktp_whole_subbufs(buf)) {
 			ktp_skip_subbufs(buf, produced - consumed -
 					 ktp_whole_subbufs(buf));
-			r->read_off = 0;
+			buf->bytes_consumed = 0;
 			continue;
 		}
 		if (produced == consumed)
 			break;
 		idx = consumed % n;
 		end = size - buf->padding[idx];
-		len = min(end - r->read_off, count);
+		len = min(end - buf->bytes_consumed, count);
 		if (copy_to_user(ubuf + done, buf->start + idx * size +
-				 r->read_off, len)) {
+				 buf->bytes_consumed, len)) {
 			if (!done)
 				done = -EFAULT;
 			break;
 		}
 		done += len;
 		count -= len;
-		r->read_off += len;
-		if (r->read_off == end) {
-			r->read_off = 0;
+		buf->bytes_consumed += len;
+		if (buf->bytes_consumed == end) {
+			buf->bytes_consumed = 0;
 			relay_subbufs_consumed(buf->chan, buf->cpu, 1);
 		}
 	}
@@ -471,8 +486,6 @@ void ktp_relay_reset_cpus(void)
 
 		vfree(kc->subbuf_records);
 		memset(kc, 0, sizeof(*kc));
-		/* Files of a closed channel are gone: no reader runs here. */
-		per_cpu_ptr(&ktp_readers, cpu)->read_off = 0;
 	}
 }
 

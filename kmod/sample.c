@@ -149,6 +149,7 @@ static void __ktp_overflow(struct perf_event *event, struct pt_regs *regs)
 	struct ktp_cache *c;
 
 	if (!sc || !this_cpu_read(ktp_cpus.active) ||
+	    this_cpu_read(ktp_cpus.closing) ||
 	    !ktp_sample_wanted(&ktp_session.cfg))
 		return;
 	c = &sc->cache[nmi ? KTP_CTX_NMI : KTP_CTX_IRQ];

@@ -11,6 +11,7 @@
 #ifndef KTPROF_SAMPLE_H
 #define KTPROF_SAMPLE_H
 
+#include <linux/atomic.h>
 #include <linux/irq_work.h>
 #include <linux/perf_event.h>
 #include <linux/workqueue.h>
@@ -28,9 +29,10 @@
  * (this CPU with IRQs off).
  */
 struct ktp_stage {
+	bool producing;		/* a push is under way (see ktp_stage_push) */
 	u32 head;		/* written by the NMI producer */
 	u32 tail;		/* written by the consumer */
-	u64 dropped[KTP_REC_NR_TYPES];	/* producer only: ring full */
+	atomic64_t dropped[KTP_REC_NR_TYPES];	/* producers: ring full */
 	u64 dropped_seen[KTP_REC_NR_TYPES];	/* consumer: already in the loss */
 	u8 data[KTP_STAGE_SIZE];
 };
@@ -48,9 +50,16 @@ struct ktp_map_slot {
  */
 enum ktp_sample_ctx { KTP_CTX_IRQ, KTP_CTX_NMI, KTP_NR_CTX };
 
+/* A file queued for its FILE record (the key is both, exactly). */
+struct ktp_file_slot {
+	u64 ino;
+	u32 dev;
+	u32 used;
+};
+
 struct ktp_cache {
 	struct ktp_map_slot maps[KTP_MAP_CACHE];
-	u64 files[KTP_FILE_CACHE];	/* ktp_file_key() of files queued */
+	struct ktp_file_slot files[KTP_FILE_CACHE];	/* files queued */
 	/* Files waiting for their FILE record: this context produces. */
 	struct {
 		struct file *file;
@@ -69,6 +78,8 @@ struct ktp_sample_cpu {
 	struct perf_event *sources[KTP_MAX_SOURCES];
 	struct perf_event *counters_made[KTP_MAX_COUNTERS];
 	bool has_events;
+	int events_gen;		/* @offline_gen when they were made */
+	atomic_t offline_gen;	/* times the CPU went offline */
 	/* counters_made[] as the switch probe sees them (RCU), and its base. */
 	struct perf_event *counters[KTP_MAX_COUNTERS];
 	u64 counter_last[KTP_MAX_COUNTERS];
@@ -84,6 +95,9 @@ DECLARE_PER_CPU(struct ktp_sample_cpu *, ktp_sample_cpus);
 bool ktp_emit(struct ktp_sample_cpu *sc, const void *rec, bool staged);
 bool ktp_stage_push(struct ktp_stage *st, const void *rec);
 void ktp_stage_drain(struct ktp_stage *st);
+
+/* perf.c */
+int ktp_sample_traced_cpu(void);
 
 /* maps.c */
 void ktp_maps_resolve(struct ktp_sample_cpu *sc, struct ktp_cache *c,

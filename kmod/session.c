@@ -38,6 +38,8 @@
 
 struct ktp_session ktp_session;
 DEFINE_MUTEX(ktp_lock);
+/* Taken before ktp_lock: a stop's steps run without ktp_lock between. */
+static DEFINE_MUTEX(ktp_stop_lock);
 
 static enum cpuhp_state ktp_hp_state;
 
@@ -211,6 +213,7 @@ static void ktp_cpu_on(void *reason)
 
 	if (kc->active)
 		return;
+	kc->closing = false;
 	kc->active = true;
 	ktp_counters_reset_local();
 	ktp_cpu_mark((unsigned long)reason);
@@ -224,6 +227,13 @@ static void ktp_cpu_off(void *reason)
 
 	if (!kc->active)
 		return;
+	/*
+	 * From here no sample or NMI record is taken on this CPU, nor the
+	 * record of an IPI our own writes raise to wake the readers (it would
+	 * follow the mark): what is staged goes out before the mark, and
+	 * nothing lands behind it.
+	 */
+	kc->closing = true;
 	ktp_sample_drain_local();
 	ktp_cpu_mark((unsigned long)reason);
 	/*
@@ -365,20 +375,24 @@ static void __ktp_session_stop(void)
 }
 
 /*
- * Stop the running session, in two steps: with ktp_lock, sampling ends;
- * then, with no lock held, the FILE records the samples asked for are
- * written (that reads files: it may block); then, with ktp_lock again,
- * each CPU writes its STOP mark. The session id keeps the second step
- * from stopping a session started in between by someone else.
+ * Stop the running session (@id: only if it is that one; 0: any), in three
+ * steps: with ktp_lock, sampling ends; then, without it, the FILE records
+ * the samples asked for are written (that reads files: it may block);
+ * then, with ktp_lock again, each CPU writes its STOP mark. Stops take
+ * turns on ktp_stop_lock; a start meanwhile finds the session running.
  */
-int ktp_session_stop(void)
+int ktp_session_stop_id(u64 id)
 {
-	u64 id;
+	int ret = 0;
 
+	/* One stop at a time, through all three steps; hotplug needs none. */
+	mutex_lock(&ktp_stop_lock);
 	mutex_lock(&ktp_lock);
-	if (ktp_session.state != KTP_SESSION_RUNNING) {
+	if (ktp_session.state != KTP_SESSION_RUNNING ||
+	    (id && ktp_session.id != id)) {
 		mutex_unlock(&ktp_lock);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto out;
 	}
 	id = ktp_session.id;
 	ktp_sample_quiesce();
@@ -390,7 +404,15 @@ int ktp_session_stop(void)
 	if (ktp_session.state == KTP_SESSION_RUNNING && ktp_session.id == id)
 		__ktp_session_stop();
 	mutex_unlock(&ktp_lock);
-	return 0;
+out:
+	mutex_unlock(&ktp_stop_lock);
+	return ret;
+}
+
+/* Stop whatever session runs. */
+int ktp_session_stop(void)
+{
+	return ktp_session_stop_id(0);
 }
 
 static void ktp_flush_ipi(void *unused)

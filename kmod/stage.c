@@ -37,7 +37,13 @@ bool ktp_emit(struct ktp_sample_cpu *sc, const void *rec, bool staged)
 	return staged ? ktp_stage_push(sc->stage, rec) : ktp_write_copy(rec);
 }
 
-/* Producer (NMI): copy a record into the ring, or count it lost. */
+/*
+ * Producer: copy a record into the ring, or count it lost. Producers are
+ * NMI handlers, which do not nest, and, with IRQs off, the test modes that
+ * stage outside NMI (sample_defer, the "nmi" selftest): a real NMI that
+ * finds one of those mid-push counts its record lost rather than write
+ * over it.
+ */
 bool ktp_stage_push(struct ktp_stage *st, const void *rec)
 {
 	const struct ktp_hdr *h = rec;
@@ -46,10 +52,14 @@ bool ktp_stage_push(struct ktp_stage *st, const void *rec)
 	u32 off = head % KTP_STAGE_SIZE, room = KTP_STAGE_SIZE - off;
 	u32 need = size + (room < size ? room : 0);
 
-	if (KTP_STAGE_SIZE - (head - tail) < need) {
-		st->dropped[min_t(u32, h->type, KTP_REC_NR_TYPES - 1)]++;
+	if (READ_ONCE(st->producing) ||
+	    KTP_STAGE_SIZE - (head - tail) < need) {
+		atomic64_inc(&st->dropped[min_t(u32, h->type, KTP_REC_NR_TYPES - 1)]);
 		return false;
 	}
+	WRITE_ONCE(st->producing, true);
+	/* Seen set by an NMI that interrupts from here on. */
+	barrier();
 	if (room < size) {
 		/* No record crosses the end: mark the rest as skipped. */
 		if (room >= sizeof(u32))
@@ -61,6 +71,8 @@ bool ktp_stage_push(struct ktp_stage *st, const void *rec)
 	/* The bytes before the head that publishes them. */
 	smp_wmb();
 	WRITE_ONCE(st->head, head + size);
+	barrier();
+	WRITE_ONCE(st->producing, false);
 	return true;
 }
 
@@ -89,7 +101,7 @@ void ktp_stage_drain(struct ktp_stage *st)
 	smp_mb();
 	WRITE_ONCE(st->tail, tail);
 	for (t = 0; t < KTP_REC_NR_TYPES; t++) {
-		u64 dropped = READ_ONCE(st->dropped[t]);
+		u64 dropped = atomic64_read(&st->dropped[t]);
 
 		if (dropped == st->dropped_seen[t])
 			continue;
