@@ -45,6 +45,7 @@ LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
 CMD_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(CMD_SRC))
 SAN_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(LIB_SRC)) \
 	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/san/proto-%.o,$(PROTO_C))
+SAN_CMD_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(CMD_SRC))
 LIB := $(BUILD)/libktprof.a
 SAN_LIB := $(BUILD)/libktprof-san.a
 
@@ -72,6 +73,10 @@ user: user/ktprof
 
 user/ktprof: $(CMD_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(USER_LIBS)
+
+# The binary under ASan + UBSan, for the command-line tests of bad input.
+$(BUILD)/ktprof-san: $(SAN_CMD_OBJ) $(SAN_LIB)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_CMD_OBJ) $(SAN_LIB) $(USER_LIBS)
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -121,7 +126,7 @@ $(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
 $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads $(BUILD)/testlib:
 	mkdir -p $@
 
-tests-bin: user $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
+tests-bin: user $(BUILD)/ktprof-san $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
 
 modules-all:
 	@scripts/build-module.sh $(KERNELS)

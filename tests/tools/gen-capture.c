@@ -241,7 +241,7 @@ int main(int argc, char **argv)
 	m.nr_cpus = ncpus;
 	cpus = calloc(ncpus, sizeof(*cpus));
 	if (out) {
-		cw = capture_writer_open(out);
+		cw = capture_writer_open(out, 0);
 		if (!cw || capture_meta_write(cw, &info) ||
 		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1) ||
 		    write_topology(cw, &script)) {

@@ -273,9 +273,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	/* Records before the summary, when both go to a terminal. */
 	fflush(stdout);
-	if (sym && symbolizer_mismatched(sym))
-		fprintf(stderr, "ktprof dump: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
-			symbolizer_mismatched(sym));
+	if (sym)
+		cmd_symbol_files("dump", sym);
 	if (ret < 0)
 		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
 			ret == -EBADMSG ? input_problem(in) : strerror(-ret));

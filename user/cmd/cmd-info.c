@@ -219,8 +219,10 @@ int cmd_info(int argc, char **argv)
 		printf("session           (no meta: times and configuration unknown)\n");
 	if (r)
 		print_topology(r);
-	if (print_counts(in, r) < 0) {
-		fprintf(stderr, "ktprof info: %s: %s\n", path, input_problem(in));
+	c = print_counts(in, r);
+	if (c < 0) {
+		/* Said once: the check of every chunk below finds the same damage. */
+		cmd_error("info", "%s: %s", path, c == -EBADMSG ? input_problem(in) : error_str(c));
 		ret = 1;
 	}
 	if (r) {
@@ -228,7 +230,8 @@ int cmd_info(int argc, char **argv)
 
 		if (capture_reader_verify(r)) {
 			printf("file              DAMAGED: %s\n", st->problem);
-			fprintf(stderr, "ktprof info: %s: %s\n", path, st->problem);
+			if (!ret)
+				cmd_error("info", "%s: %s", path, st->problem);
 			ret = 1;
 		} else if (st->complete) {
 			printf("file              complete: format %u.%u, %" PRIu64 " chunks, %" PRIu64 " bytes\n",

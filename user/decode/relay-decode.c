@@ -52,7 +52,7 @@ int relay_decoder_feed(struct relay_decoder *d, const void *buf, size_t len)
 		d->end = unread;
 	}
 	if (d->end + len > d->cap) {
-		size_t cap = d->cap ? d->cap : 65536;
+		size_t cap = d->cap ? d->cap : 4096;	/* grows as needed: streams may be many */
 		uint8_t *nb;
 
 		while (cap < d->end + len)

@@ -397,7 +397,8 @@ void profile_write_folded(const struct profile *p, FILE *out)
 			lines[n++] = line;
 		}
 	}
-	qsort(lines, n, sizeof(*lines), by_line);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(lines, n, sizeof(*lines), by_line);
 	for (j = 0; j < n; j++)
 		fprintf(out, "%s\n", lines[j]);
 out:
