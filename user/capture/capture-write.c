@@ -26,6 +26,7 @@ struct capture_writer {
 	struct outfile *out;
 	int fd;
 	int flags;
+	int no_compress;
 	pthread_mutex_t lock;
 	struct stream_files *files;
 	unsigned int nfiles;
@@ -143,7 +144,7 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 		if (fi && file_index_feed(fi, data, len))
 			forget_files(w, cpu);
 	}
-	if (compress && len) {
+	if (compress && len && !w->no_compress) {
 		/* Level 1: the recorder must keep up with the module. */
 		struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
 		size_t zlen = z ? libdeflate_zlib_compress_bound(z, len) : 0;
@@ -192,6 +193,11 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 	pthread_mutex_unlock(&w->lock);
 	free(zbuf);
 	return ret;
+}
+
+void capture_writer_set_compress(struct capture_writer *w, int on)
+{
+	w->no_compress = !on;
 }
 
 int capture_writer_add_message(struct capture_writer *w, enum ktpc_chunk_type type,

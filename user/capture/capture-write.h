@@ -29,6 +29,12 @@ struct capture_writer *capture_writer_open(const char *path, int flags);
 int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 		       uint32_t cpu, const void *data, size_t len, int compress);
 
+/*
+ * @on 0: store every chunk as it is, compressed or not by the caller's
+ * word (synthetic captures whose bytes a fuzzer mutates).
+ */
+void capture_writer_set_compress(struct capture_writer *w, int on);
+
 /* Append a protobuf-c message as one compressed chunk. */
 struct ProtobufCMessage;
 int capture_writer_add_message(struct capture_writer *w, enum ktpc_chunk_type type,

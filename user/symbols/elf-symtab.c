@@ -149,8 +149,8 @@ struct elf_symtab *elf_symtab_open(const char *path, struct error *err)
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
-	/* The path comes from a capture: a FIFO or a device is not opened. */
-	fd = infile_open(AT_FDCWD, path, 0);
+	/* The path comes from a capture: a FIFO, a device, /proc/kcore are not read. */
+	fd = infile_open(AT_FDCWD, path, INFILE_DISK_ONLY);
 	if (fd < 0) {
 		error_set(err, fd, "%s: %s", path, error_str(fd));
 		goto fail;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -21,6 +23,25 @@ static int same_regular(int fd, const struct stat *want)
 	       st.st_ino == want->st_ino ? 0 : -ERROR_NOT_REGULAR;
 }
 
+/* Kernel pseudo file systems, whose "regular" files are no data. */
+static int on_pseudo_fs(int fd)
+{
+	static const unsigned long magic[] = {
+		PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, TRACEFS_MAGIC,
+		SECURITYFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC,
+		BPF_FS_MAGIC, PSTOREFS_MAGIC, EFIVARFS_MAGIC,
+	};
+	struct statfs sf;
+	unsigned int i;
+
+	if (fstatfs(fd, &sf))
+		return -errno;
+	for (i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sf.f_type == magic[i])
+			return -ERROR_NOT_REGULAR;
+	return 0;
+}
+
 int infile_open(int dirfd, const char *path, int flags)
 {
 	int nofollow = flags & INFILE_NOFOLLOW ? O_NOFOLLOW : 0, handle, fd, ret;
@@ -32,6 +53,8 @@ int infile_open(int dirfd, const char *path, int flags)
 	if (handle < 0)
 		return -errno;
 	ret = fstat(handle, &st) ? -errno : S_ISREG(st.st_mode) ? 0 : -ERROR_NOT_REGULAR;
+	if (!ret && (flags & INFILE_DISK_ONLY))
+		ret = on_pseudo_fs(handle);
 	if (ret) {
 		close(handle);
 		return ret;
@@ -48,8 +71,6 @@ int infile_open(int dirfd, const char *path, int flags)
 			close(fd);
 		return ret;
 	}
-	/* Regular files ignore O_NONBLOCK; cleared all the same. */
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }
 

@@ -13,11 +13,19 @@
 
 /* A symlink as the last component of the path is refused. */
 #define INFILE_NOFOLLOW 0x1
+/*
+ * Files of /proc, /sys, debugfs, tracefs and the like are refused: they
+ * look regular but reading one can block (trace_pipe), consume data (a
+ * relay file) or be endless (/proc/kcore). For paths a capture names.
+ */
+#define INFILE_DISK_ONLY 0x2
 
 /*
  * Open @path (relative to @dirfd, or AT_FDCWD) for reading. The
- * descriptor, or -errno: -ERROR_NOT_REGULAR (util/error.h) for anything
- * but a regular file (with INFILE_NOFOLLOW, a symlink too).
+ * descriptor (left O_NONBLOCK, which regular files ignore and pseudo files
+ * may honour), or -errno: -ERROR_NOT_REGULAR (util/error.h) for anything
+ * but a regular file (with INFILE_NOFOLLOW, a symlink too; with
+ * INFILE_DISK_ONLY, a pseudo file).
  */
 int infile_open(int dirfd, const char *path, int flags);
 
