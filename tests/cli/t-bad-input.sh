@@ -112,4 +112,18 @@ echo "$out" | grep -q 'filename=\\x1b\[2J\\x1b\[H\\a\\n$' || fail "exec filename
 
 # 13: cpu00 beside cpu0 (both read as CPU 0).
 refused "$M/rawdir-cpu00" 'rawdir-cpu00/cpu00: not a CPU file name'
+
+# What the fuzzers found since (tests/bad-input/fuzz-*, CRCs set right):
+# a result or a clear refusal, from every command.
+for f in "$BAD"/fuzz-*; do
+	for cmd in info dump "dump --json --symbolize" report "report --json" \
+		"report --html $T/x.html" "report --profile --folded" "convert -o $T/x.pftrace" \
+		"convert --view threads -o $T/x.pftrace" "diff $BAD/no-samples-valid.ktp"; do
+		# shellcheck disable=SC2086
+		run $cmd "$f"
+		[ "$rc" -le 1 ] || fail "ktprof $cmd $f: exit $rc: $err"
+		! echo "$err" | grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer' ||
+			fail "ktprof $cmd $f: sanitizer report: $err"
+	done
+done
 echo ok

@@ -9,6 +9,9 @@ usage: capture_file.py kallsyms-bomb IN OUT   IN's chunks, then 16 KALLSYMS
        capture_file.py streams IN OUT N       IN's META and KALLSYMS, then
                                                N STREAM chunks of CPUs 0..N-1,
                                                each one sub-buffer header
+       capture_file.py fix IN OUT             IN with the sequence numbers and
+                                               CRCs of its complete chunks set
+                                               right (as fuzz-capture does)
 """
 import struct
 import sys
@@ -53,8 +56,28 @@ def capture(parts):
     return bytes(out)
 
 
+def fix(data):
+    """Sequence numbers and CRCs of the complete chunks, set right."""
+    out = bytearray(data)
+    off, seq = FILE_HEADER.unpack_from(data, 0)[3], 0
+    while off + CHUNK.size <= len(data):
+        magic, typ, flags, cpu, raw, stored, _, _ = CHUNK.unpack_from(data, off)
+        if stored > len(data) - off - CHUNK.size:
+            break
+        body = data[off + CHUNK.size:off + CHUNK.size + stored]
+        head = CHUNK.pack(magic, typ, flags, cpu, raw, stored, 0, seq)
+        CHUNK.pack_into(out, off, magic, typ, flags, cpu, raw, stored,
+                        zlib.crc32(body, zlib.crc32(head)), seq)
+        off += CHUNK.size + stored
+        seq += 1
+    return bytes(out)
+
+
 def main():
     what, src, dst = sys.argv[1:4]
+    if what == 'fix':
+        open(dst, 'wb').write(fix(open(src, 'rb').read()))
+        return
     have = [(t, c, raw, zlib.compress(raw)) for t, _, c, raw in chunks(open(src, 'rb').read())
             if t != END]
     if what == 'kallsyms-bomb':
