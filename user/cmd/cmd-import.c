@@ -30,7 +30,8 @@ const struct opts import_cmd = {
 		"Turn a raw dump directory into a capture file. DIR holds the cpuN files\n"
 		"taken with cat from /sys/kernel/debug/ktprof/, plus meta, stats and a\n"
 		"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
-		"are read; symlinks are not followed.",
+		"are read, and only as regular files: a symlink or a FIFO among them is\n"
+		"an error. FILE appears when complete, never written through a symlink.",
 	.opts = import_opts,
 };
 

@@ -33,7 +33,7 @@ static int check_target(const char *path)
 	return S_ISREG(st.st_mode) ? 0 : -ERROR_NOT_REGULAR;
 }
 
-/* "@path.XXXXXXXX.part" with a random XXXXXXXX, in @buf (malloc'ed). */
+/* "@path.XXXXXXXX.part" with a random XXXXXXXX (malloc'ed). */
 static char *temp_name(const char *path)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
