@@ -7,7 +7,7 @@
 #   streams-8000.ktp           8,000 of them: below the CPU limit
 #   rawdir-blank-kallsyms/     kallsyms with 1,000,000 blank lines
 #   rawdir-fifo-NAME/          NAME (cpu1, meta, kallsyms, stats) a FIFO
-#   rawdir-stats-100k/         stats with 100,000 distinct cpu= lines
+#   rawdir-stats-300k/         stats with 300,000 distinct cpu= lines
 #   rawdir-cpu00/              cpu00 beside cpu0
 # usage: tests/bad-input/make-inputs.sh OUT   (after make tests-bin)
 set -euo pipefail
@@ -31,8 +31,8 @@ for name in cpu1 meta kallsyms stats; do
 	rm "rawdir-fifo-$name/$name"
 	mkfifo "rawdir-fifo-$name/$name"
 done
-raw rawdir-stats-100k
-awk 'BEGIN { for (i = 0; i < 100000; i++) printf "cpu=%d records=1\n", i }' \
-	>rawdir-stats-100k/stats
+raw rawdir-stats-300k
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "cpu=%d records=%d\n", i, i }' \
+	>rawdir-stats-300k/stats
 raw rawdir-cpu00
 cp rawdir-cpu00/cpu0 rawdir-cpu00/cpu00

@@ -97,8 +97,8 @@ refused "$M/streams-60000.ktp" 'a CPU number above 8191'
 check 0 "" info "$M/streams-8000.ktp"
 echo "$out" | grep -q '^  7999 ' || fail "info lacks CPU 7999: $(echo "$out" | tail -3)"
 
-# 10: a stats file of 100,000 CPUs (each looked up among all before).
-check 0 "" import "$M/rawdir-stats-100k" -o "$T/stats.ktp"
+# 10: a stats file of 300,000 CPUs (each looked up among all before).
+check 0 "" import "$M/rawdir-stats-300k" -o "$T/stats.ktp"
 
 # 11: a stream of CPU 0xffffffff (the CPU count wrapped to 0).
 refused "$BAD/cpu-ffffffff.ktp" 'a CPU number above 8191'

@@ -87,9 +87,10 @@ static inline uint32_t ktpc_section_max(unsigned int type)
 	case KTPC_META:		/* a few hundred bytes and the options */
 	case KTPC_TOPOLOGY:	/* about 20 bytes per CPU */
 		return 1u << 20;
-	case KTPC_STATS:	/* about 100 bytes per CPU */
 	case KTPC_MODULES:	/* /proc/modules: tens of KB */
 		return 4u << 20;
+	case KTPC_STATS:	/* as text (a dump directory's), ~450 bytes per CPU */
+		return 16u << 20;
 	case KTPC_KALLSYMS:	/* a kernel with every module loaded: ~20 MB */
 	case KTPC_FILES:	/* FILE records, one per file and CPU */
 		return 64u << 20;
