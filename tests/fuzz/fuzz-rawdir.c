@@ -14,18 +14,13 @@
 #include <unistd.h>
 
 #include "capture/cpu-stats.h"
-#include "capture/input.h"
 #include "capture/rawdir.h"
 #include "fuzz.h"
 #include "pack.h"
-#include "report/render.h"
-#include "report/report.h"
-#include "symbols/symbolizer-capture.h"
 
 #define MAX_ENTRIES 512
 
 static char dir[4096];
-static FILE *devnull;
 static char names[MAX_ENTRIES][PACK_NAME_MAX + 1];
 static char kinds[MAX_ENTRIES];
 static unsigned int nr_names;
@@ -112,29 +107,6 @@ static void clean(void)
 		abort();
 }
 
-static void read_input(void)
-{
-	struct error err = { 0 };
-	struct input *in = input_open(dir, &err);
-	struct topology_cpu *topo;
-	struct symbolizer *sym;
-	struct merge *m;
-
-	if (!in)
-		return;
-	input_meta(in);
-	input_nr_cpus(in);
-	if (input_topology(in, &topo) >= 0)
-		free(topo);
-	sym = symbolizer_for_capture(dir, in, "/nonexistent-symfs", &err);
-	m = merge_new();
-	if (m && !input_add_streams(in, m))
-		fuzz_drain(m, sym);
-	merge_free(m);
-	symbolizer_free(sym);
-	input_close(in);
-}
-
 /* What import reads beside the streams. */
 static void read_stats(void)
 {
@@ -152,34 +124,16 @@ static void read_stats(void)
 	rawdir_close(rd);
 }
 
-static void report(void)
-{
-	struct report_config cfg = { .symbols = 1, .symfs = "/nonexistent-symfs" };
-	struct report_view view = { .summary = 1, .top = 5 };
-	struct error err = { 0 };
-	struct report *r = report_run(dir, &cfg, &err);
-
-	if (!r)
-		return;
-	render_text(r, &view, devnull);
-	render_json(r, &view, devnull);
-	report_free(r);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!devnull) {
+	if (!dir[0])
 		snprintf(dir, sizeof(dir), "%s/raw", fuzz_dir());
-		devnull = fopen("/dev/null", "w");
-		if (!devnull)
-			abort();
-	}
 	unpack(data, size);
-	read_input();
+	fuzz_input(dir, "/nonexistent-symfs");
 	read_stats();
-	report();
+	fuzz_report(dir, "/nonexistent-symfs");
 	clean();
 	return 0;
 }

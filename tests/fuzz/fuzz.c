@@ -6,9 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture/capture-read.h"
+#include "capture/input.h"
 #include "decode/record.h"
 #include "fuzz.h"
 #include "ktprof_abi.h"
+#include "report/render.h"
+#include "report/report.h"
+#include "symbols/symbolizer-capture.h"
 
 const char *fuzz_dir(void)
 {
@@ -102,4 +107,53 @@ int fuzz_drain(struct merge *m, struct symbolizer *sym)
 	seen = acc;
 	(void)seen;
 	return ret;
+}
+
+void fuzz_input(const char *path, const char *symfs)
+{
+	struct error err = { 0 };
+	struct input *in = input_open(path, &err);
+	struct topology_cpu *topo;
+	struct symbolizer *sym;
+	struct merge *m;
+
+	if (!in)
+		return;
+	input_meta(in);
+	input_nr_cpus(in);
+	if (input_topology(in, &topo) >= 0)
+		free(topo);
+	sym = symbolizer_for_capture(path, in, symfs, &err);
+	m = merge_new();
+	if (m) {
+		merge_set_tolerant(m, 1);
+		if (!input_add_streams(in, m))
+			fuzz_drain(m, sym);
+	}
+	merge_free(m);
+	symbolizer_free(sym);
+	if (input_capture(in))
+		capture_reader_verify(input_capture(in));
+	input_close(in);
+}
+
+void fuzz_report(const char *path, const char *symfs)
+{
+	struct report_config cfg = { .symbols = 1, .symfs = symfs };
+	struct report_view view = { .summary = 1, .top = 5 };
+	static FILE *devnull;
+	struct error err = { 0 };
+	struct report *r;
+
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	r = report_run(path, &cfg, &err);
+	if (!r)
+		return;
+	render_text(r, &view, devnull);
+	view.summary = 0;
+	view.sections = ~0u;
+	render_text(r, &view, devnull);
+	render_json(r, &view, devnull);
+	report_free(r);
 }

@@ -27,4 +27,14 @@ void fuzz_write(const char *path, const void *data, size_t len);
  */
 int fuzz_drain(struct merge *m, struct symbolizer *sym);
 
+/*
+ * The capture or raw dump directory @path as dump --symbolize and info
+ * read it (binaries under @symfs): metadata, topology, kallsyms, every
+ * event (a damaged stream ends only itself), every chunk's checksum.
+ */
+void fuzz_input(const char *path, const char *symfs);
+
+/* @path's whole report with its profile, rendered as text and JSON. */
+void fuzz_report(const char *path, const char *symfs);
+
 #endif

@@ -66,25 +66,36 @@ static char *dir_of(const char *path)
 	return strndup(path, slash - path);
 }
 
-static int open_named(struct outfile *of, mode_t mode)
+/*
+ * Call @make with new temporary names until one is free (-EEXIST means
+ * taken): 0 with the name in of->tmp, or -errno.
+ */
+static int with_temp_name(struct outfile *of, mode_t mode,
+			  int (*make)(struct outfile *of, mode_t mode))
 {
-	int i;
+	int i, ret = -EEXIST;
 
-	for (i = 0; i < NAME_TRIES; i++) {
+	for (i = 0; i < NAME_TRIES && ret == -EEXIST; i++) {
 		free(of->tmp);
 		of->tmp = temp_name(of->path);
-		if (!of->tmp)
-			return -ENOMEM;
-		of->fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			      mode);
-		if (of->fd >= 0)
-			return 0;
-		if (errno != EEXIST)
-			break;
+		ret = of->tmp ? make(of, mode) : -ENOMEM;
 	}
-	free(of->tmp);
-	of->tmp = NULL;
-	return -errno;
+	if (ret) {
+		free(of->tmp);
+		of->tmp = NULL;
+	}
+	return ret;
+}
+
+static int create_named(struct outfile *of, mode_t mode)
+{
+	of->fd = open(of->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	return of->fd < 0 ? -errno : 0;
+}
+
+static int open_named(struct outfile *of, mode_t mode)
+{
+	return with_temp_name(of, mode, create_named);
 }
 
 /* O_TMPFILE where the file system has it (and /proc, to link it later). */
@@ -152,26 +163,14 @@ int outfile_fd(const struct outfile *of)
 }
 
 /* Give the unnamed file a temporary name beside the target. */
-static int link_unnamed(struct outfile *of)
+static int link_unnamed(struct outfile *of, mode_t mode)
 {
 	char proc[64];
-	int i;
 
+	(void)mode;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", of->fd);
-	for (i = 0; i < NAME_TRIES; i++) {
-		free(of->tmp);
-		of->tmp = temp_name(of->path);
-		if (!of->tmp)
-			return -ENOMEM;
-		/* linkat never follows a symlink at the new name. */
-		if (!linkat(AT_FDCWD, proc, AT_FDCWD, of->tmp, AT_SYMLINK_FOLLOW))
-			return 0;
-		if (errno != EEXIST)
-			break;
-	}
-	free(of->tmp);
-	of->tmp = NULL;
-	return -errno;
+	/* linkat never follows a symlink at the new name. */
+	return linkat(AT_FDCWD, proc, AT_FDCWD, of->tmp, AT_SYMLINK_FOLLOW) ? -errno : 0;
 }
 
 static void outfile_free(struct outfile *of)
@@ -188,7 +187,7 @@ int outfile_close(struct outfile *of)
 	if (fsync(of->fd) && errno != EINVAL)	/* EINVAL: a file that cannot sync */
 		ret = -errno;
 	if (!ret && of->unnamed)
-		ret = link_unnamed(of);
+		ret = with_temp_name(of, 0, link_unnamed);
 	if (close(of->fd) && !ret)
 		ret = -errno;
 	if (!ret && of->tmp && rename(of->tmp, of->path))
