@@ -64,7 +64,8 @@ TOOL_BIN := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
-FUZZ_CFLAGS := $(USER_CFLAGS) -O1 -g $(FUZZ_SAN)
+# clang, unlike gcc, counts { NULL } as missing the other fields.
+FUZZ_CFLAGS := $(USER_CFLAGS) -O1 -g $(FUZZ_SAN) -Wno-missing-field-initializers
 FUZZ_OBJ := $(patsubst user/%.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC)) \
 	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/fuzz/obj/proto-%.o,$(PROTO_C))
 FUZZ_LIB := $(BUILD)/libktprof-fuzz.a
