@@ -68,8 +68,9 @@ regressions() {
 	head -c 100 build/workloads/ticker >"$r/elf/cut-header"
 }
 
-# libFuzzer's options: a hang is an input taking 10 s; 2 GB is a leak.
-opts=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+# libFuzzer's options: a hang is an input taking 30 s (the machine may be
+# busy: a slow input takes 1 s at most when it is not); 2 GB is a leak.
+opts=(-timeout=30 -rss_limit_mb=2048 -print_final_stats=1
       "-artifact_prefix=$fz/artifacts/")
 export KTPROF_FUZZ_ELF=$top/build/workloads/hotfuncs
 
