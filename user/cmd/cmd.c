@@ -77,7 +77,7 @@ void cmd_symbol_files(const char *cmd, const struct symbolizer *s)
 		cmd_error(cmd, "%u binaries differ from the ones that ran (build id): their frames stay unresolved",
 			  symbolizer_mismatched(s));
 	if (symbolizer_unreadable(s))
-		cmd_error(cmd, "%u binaries could not be read (absent, or not regular files): their frames stay unresolved",
+		cmd_error(cmd, "%u binaries could not be read (absent, or not regular files on a disk): their frames stay unresolved",
 			  symbolizer_unreadable(s));
 }
 
