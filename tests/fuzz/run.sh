@@ -59,7 +59,7 @@ regressions() {
 	mkdir -p "$r/capture" "$r/relay" "$r/rawdir" "$r/elf"
 	tests/bad-input/make-inputs.sh "$work/made" >/dev/null || return 1
 	cp tests/bad-input/*.ktp "$work"/made/*.ktp "$r/capture/" || return 1
-	for d in tests/bad-input/rawdir-* "$work"/made/rawdir-*; do
+	for d in tests/bad-input/rawdir-* tests/bad-input/fuzz-rawdir-* "$work"/made/rawdir-*; do
 		"$pack" "$d" "$r/rawdir/$(basename "$d").pack" || return 1
 		[ -f "$d/cpu0" ] && [ ! -p "$d/cpu0" ] && cp "$d/cpu0" "$r/relay/$(basename "$d")-cpu0"
 	done
