@@ -116,7 +116,7 @@ UNIT_TEST(folded_without_samples)
 	CHECK_STR(folded, "");
 	free(folded);
 	profile_free(p);
-	task_table_free(&tasks);
+	task_table_fini(&tasks);
 	symbolizer_free(sym);
 }
 
