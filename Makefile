@@ -10,6 +10,7 @@
 #   make vm-test         VM tests only (KERNELS="6.12 6.1 7.3", TESTS=...)
 #   make demo            the end-to-end demo in a VM
 #   make bench           benchmarks (not part of check)
+#   make fuzz            the libFuzzer harnesses, FUZZ_SECONDS each
 
 # Default: the primary test kernel (newest installed Debian 6.12). On a real
 # host: make KDIR=/lib/modules/$(uname -r)/build
@@ -45,6 +46,7 @@ LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
 CMD_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(CMD_SRC))
 SAN_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(LIB_SRC)) \
 	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/san/proto-%.o,$(PROTO_C))
+SAN_CMD_OBJ := $(patsubst user/%.c,$(BUILD)/san/%.o,$(CMD_SRC))
 LIB := $(BUILD)/libktprof.a
 SAN_LIB := $(BUILD)/libktprof-san.a
 
@@ -57,11 +59,25 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 TOOL_SRC := $(wildcard tests/tools/*.c)
 TOOL_BIN := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(TOOL_SRC))
+# libFuzzer harnesses (tests/fuzz/fuzz-*.c): clang, with the library built
+# a third time, instrumented for coverage, under ASan + UBSan.
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+# clang, unlike gcc, counts { NULL } as missing the other fields.
+FUZZ_CFLAGS := $(USER_CFLAGS) -O1 -g $(FUZZ_SAN) -Wno-missing-field-initializers
+FUZZ_OBJ := $(patsubst user/%.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC)) \
+	$(patsubst $(BUILD)/proto/%.c,$(BUILD)/fuzz/obj/proto-%.o,$(PROTO_C))
+FUZZ_LIB := $(BUILD)/libktprof-fuzz.a
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 600
+
 WORKLOAD_SRC := $(wildcard tests/workloads/*.c)
 WORKLOAD_BIN := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC))
 
 .PHONY: all module user modules-all unit vm-test check check-busy demo bench clean setup \
-	tests-bin checkpatch
+	tests-bin checkpatch fuzz fuzz-bin
 
 all: module user
 
@@ -72,6 +88,10 @@ user: user/ktprof
 
 user/ktprof: $(CMD_OBJ) $(LIB)
 	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(USER_LIBS)
+
+# The binary under ASan + UBSan, for the command-line tests of bad input.
+$(BUILD)/ktprof-san: $(SAN_CMD_OBJ) $(SAN_LIB)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(SAN_CMD_OBJ) $(SAN_LIB) $(USER_LIBS)
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -114,6 +134,34 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_LIB) $(SAN_TESTLIB_OBJ) 
 $(BUILD)/tools/%: tests/tools/%.c $(LIB) $(TESTLIB_OBJ) | $(BUILD)/tools
 	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(TESTLIB_OBJ) $(LIB) $(USER_LIBS)
 
+$(FUZZ_LIB): $(FUZZ_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz/obj/%.o: user/%.c $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(BUILD)/fuzz/obj/proto-%.o: $(BUILD)/proto/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -I$(BUILD)/proto -c -o $@ $<
+
+$(BUILD)/fuzz/obj/fuzz.o: tests/fuzz/fuzz.c tests/fuzz/fuzz.h $(PROTO_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h tests/fuzz/pack.h \
+		$(BUILD)/fuzz/obj/fuzz.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Itests/fuzz -o $@ $< \
+		$(BUILD)/fuzz/obj/fuzz.o $(FUZZ_LIB) $(USER_LIBS)
+
+# What the fuzz suite needs: the harnesses, and gen-capture and the
+# workloads for their seed corpora.
+fuzz-bin: $(FUZZ_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
+
+fuzz: fuzz-bin
+	@tests/fuzz/run.sh --seconds $(FUZZ_SECONDS)
+
 # Workloads are test subjects: frame pointers on, symbols kept.
 $(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
 	$(CC) -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -o $@ $< -lpthread
@@ -121,7 +169,7 @@ $(BUILD)/workloads/%: tests/workloads/%.c | $(BUILD)/workloads
 $(BUILD)/unit $(BUILD)/tools $(BUILD)/workloads $(BUILD)/testlib:
 	mkdir -p $@
 
-tests-bin: user $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
+tests-bin: user $(BUILD)/ktprof-san $(UNIT_BIN) $(TOOL_BIN) $(WORKLOAD_BIN)
 
 modules-all:
 	@scripts/build-module.sh $(KERNELS)
@@ -141,7 +189,7 @@ check-busy:
 
 check:
 	@scripts/setup.sh
-	@$(MAKE) --no-print-directory all tests-bin modules-all
+	@$(MAKE) --no-print-directory all tests-bin fuzz-bin modules-all
 	@tests/run-all.sh
 
 demo:
@@ -164,4 +212,4 @@ clean:
 .SECONDARY:
 
 -include $(wildcard $(BUILD)/user/*.d $(BUILD)/user/*/*.d $(BUILD)/san/*.d \
-	$(BUILD)/san/*/*.d $(BUILD)/testlib/*.d)
+	$(BUILD)/san/*/*.d $(BUILD)/testlib/*.d $(BUILD)/fuzz/obj/*.d $(BUILD)/fuzz/obj/*/*.d)

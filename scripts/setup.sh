@@ -23,6 +23,9 @@ base_pkgs=(
 	stress-ng
 	chromium
 	linux-image-amd64 linux-headers-amd64
+	# the fuzz harnesses: clang 14 and its libFuzzer runtime
+	# (libclang_rt.fuzzer, which -fsanitize=fuzzer links)
+	clang libclang-rt-14-dev
 )
 
 missing_pkgs() {

@@ -6,16 +6,18 @@
 #   style   checkpatch on kmod/, the layers of user/
 #   unit    tests/unit (ASan + UBSan)
 #   cli     tests/cli/t-*.sh, the real binary on files
+#   fuzz    tests/fuzz/run.sh: each libFuzzer harness on the bad inputs,
+#           then FUZZ_SECONDS (20) of fuzzing
 #   vm      tests/vm/t-*.sh in VMs on every test kernel (KERNELS)
-# Expects `make all tests-bin modules-all` to have run (make check does).
-# usage: tests/run-all.sh [SUITE...]   (default: all four)
+# Expects `make all tests-bin fuzz-bin modules-all` to have run (make check does).
+# usage: tests/run-all.sh [SUITE...]   (default: all five)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 mkdir -p build
 results=build/test-results.txt
 : >"$results"
-[ $# -gt 0 ] || set -- style unit cli vm
+[ $# -gt 0 ] || set -- style unit cli fuzz vm
 start=$(date +%s)
 
 run_suite() {
@@ -48,6 +50,7 @@ run_suite() {
 			fi
 		done
 		;;
+	fuzz) tests/fuzz/run.sh --seconds "${FUZZ_SECONDS:-20}" ;;
 	vm)
 		# shellcheck disable=SC2046
 		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 7.3}; do printf -- '--kernel %s ' "$k"; done)

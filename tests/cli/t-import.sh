@@ -16,11 +16,11 @@ echo "$(wc -l <"$T/cap.txt") records decode the same from both"
 expect 0 "" info "$T/cap.ktp"
 echo "$out" | grep -q 'lost records      100' || fail "losses not carried into the capture: $out"
 
-# Symlinks are not followed; other names are ignored.
+# Symlinks are not followed: a cpuN that is one is an error.
 mkdir "$T/evil"
 ln -s /etc/passwd "$T/evil/cpu0"
 cp "$T/raw/meta" "$T/evil/meta"
-expect 1 'no cpuN files' import "$T/evil" -o "$T/evil.ktp"
+expect 1 'evil/cpu0: not a regular file' import "$T/evil" -o "$T/evil.ktp"
 [ ! -e "$T/evil.ktp" ] || fail "a capture was written from a symlink"
 mkdir "$T/nometa" && cp "$T/raw/cpu0" "$T/nometa/"
 expect 1 'meta' import "$T/nometa" -o "$T/x.ktp"

@@ -43,9 +43,15 @@ browse "$T/big.html"
 expect 0 'wrote' report --latency --html "$T/lat.html" "$T/big.ktp"
 grep -q 'data-plot="latency-cdf"' "$T/lat.html" || fail "--latency page lacks the CDF"
 ! grep -q 'data-plot="flame-graph"' "$T/lat.html" || fail "--latency page has a flame graph"
+# A link planted at the old temporary name is left alone; one at the
+# target itself is not replaced, nor written through.
 ln -s "$T/victim" "$T/link.html.part"
-expect 1 'link.html.part' report --html "$T/link.html" "$T/big.ktp"
+expect 0 'wrote' report --html "$T/link.html" "$T/big.ktp"
 [ ! -e "$T/victim" ] || fail "report --html wrote through a symlink"
+[ -f "$T/link.html" ] && [ ! -L "$T/link.html" ] || fail "link.html is not a regular file"
+ln -s "$T/victim" "$T/link2.html"
+expect 1 'link2.html: not a regular file' report --html "$T/link2.html" "$T/big.ktp"
+[ ! -e "$T/victim" ] && [ -L "$T/link2.html" ] || fail "report --html replaced or followed a symlink"
 expect 1 'No such file' report --html "$T/none/x.html" "$T/big.ktp"
 
 # The diff's page: A and B overlaid.

@@ -30,7 +30,7 @@ int script_capture_write(const char *script_path, const char *out)
 	}
 	m.nr_cpus = s.nr_cpus;
 	info.stop_ns = s.stop;
-	w = capture_writer_open(out);
+	w = capture_writer_open(out, 0);
 	ret = w ? capture_meta_write(w, &info) : -1;
 	for (i = 0; i < s.nr_cpus; i++) {
 		if (!ret)

@@ -9,7 +9,8 @@
  * -t FILE, the capture script FILE (tests/lib/script.h).
  *
  * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S | -t FILE)
- *                    (-o FILE | -d DIR)
+ *                    (-o FILE [-u] | -d DIR)
+ * -u stores the chunks uncompressed (fuzz corpora).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -197,10 +198,10 @@ int main(int argc, char **argv)
 	struct capture_meta_info info = { .meta = &m, .recorder = "gen-capture" };
 	const char *symbols = kallsyms, *script_path = NULL;
 	static struct script script;
-	int opt, ret = 0, scenario = 0;
+	int opt, ret = 0, scenario = 0, stored = 0;
 
 	rng_state = 88172645463325252ull;
-	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:u")) != -1) {
 		switch (opt) {
 		case 'S': scenario = 1; break;
 		case 't': script_path = optarg; break;
@@ -210,6 +211,7 @@ int main(int argc, char **argv)
 		case 'l': lost_every = strtoull(optarg, NULL, 10); break;
 		case 'o': out = optarg; break;
 		case 'd': dir = optarg; break;
+		case 'u': stored = 1; break;
 		default: goto usage;
 		}
 	}
@@ -241,7 +243,9 @@ int main(int argc, char **argv)
 	m.nr_cpus = ncpus;
 	cpus = calloc(ncpus, sizeof(*cpus));
 	if (out) {
-		cw = capture_writer_open(out);
+		cw = capture_writer_open(out, 0);
+		if (cw && stored)
+			capture_writer_set_compress(cw, 0);
 		if (!cw || capture_meta_write(cw, &info) ||
 		    capture_writer_add(cw, KTPC_KALLSYMS, 0, symbols, strlen(symbols), 1) ||
 		    write_topology(cw, &script)) {
@@ -318,6 +322,6 @@ int main(int argc, char **argv)
 	free(cpus);
 	return 0;
 usage:
-	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) (-o FILE | -d DIR)\n");
+	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) (-o FILE [-u] | -d DIR)\n");
 	return 2;
 }

@@ -6,6 +6,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/elf-symtab.h"
 #include "unit.h"
@@ -70,14 +73,40 @@ UNIT_TEST(resolves_own_function)
 
 UNIT_TEST(non_elf_refused)
 {
+	char path[] = "/tmp/ktprof-unit-elf.XXXXXX";
 	struct error err = { 0 };
+	int fd = mkstemp(path);
 
-	CHECK(elf_symtab_open("/proc/self/status", &err) == NULL);
+	CHECK(fd >= 0 && write(fd, "#!/bin/sh\n", 10) == 10);
+	close(fd);
+	CHECK(elf_symtab_open(path, &err) == NULL);
 	CHECK(strstr(error_msg(&err), "not an ELF file") != NULL);
 	CHECK_EQ(err.code, -ENOEXEC);
+	unlink(path);
 	CHECK(elf_symtab_open("/nonexistent/x", &err) == NULL);
 	CHECK(strstr(error_msg(&err), "No such file") != NULL);
 	CHECK_EQ(err.code, -ENOENT);
+}
+
+/* Paths come from captures: only regular files on disk are opened. */
+UNIT_TEST(pseudo_and_special_files_refused)
+{
+	char dir[] = "/tmp/ktprof-unit-elf.XXXXXX", fifo[64];
+	struct error err = { 0 };
+
+	CHECK(elf_symtab_open("/proc/self/status", &err) == NULL);
+	CHECK_EQ(err.code, -ERROR_NOT_REGULAR);
+	CHECK(elf_symtab_open("/dev/null", &err) == NULL);
+	CHECK_EQ(err.code, -ERROR_NOT_REGULAR);
+	/* A FIFO would block the open itself. */
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(fifo, sizeof(fifo), "%s/app", dir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(elf_symtab_open(fifo, &err) == NULL);
+	CHECK_EQ(err.code, -ERROR_NOT_REGULAR);
+	CHECK(strstr(error_msg(&err), "not a regular file") != NULL);
+	unlink(fifo);
+	rmdir(dir);
 }
 
 UNIT_MAIN()

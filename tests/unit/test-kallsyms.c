@@ -50,4 +50,33 @@ UNIT_TEST(zeroed_addresses_refused)
 	CHECK(kallsyms_parse("") == NULL);
 }
 
+/*
+ * Issue 14 #4: blank lines (strtoull() skipped them all, from each one:
+ * quadratic). Known answers around a long run of them.
+ */
+UNIT_TEST(blank_lines)
+{
+	size_t n = 200000, off;
+	char *text = malloc(n + 128);
+	struct kallsyms *ks;
+	struct ksym s;
+
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	off = (size_t)sprintf(text, "ffffffff81000000 T first\n");
+	memset(text + off, '\n', n);
+	off += n;
+	sprintf(text + off, "   \n\t\nffffffff81000100 T second\n");
+	ks = kallsyms_parse(text);
+	free(text);
+	CHECK(ks != NULL);
+	if (!ks)
+		return;
+	CHECK_EQ(kallsyms_count(ks), 2);
+	CHECK_EQ(kallsyms_lookup(ks, 0xffffffff81000104ull, &s), 0);
+	CHECK_STR(s.name, "second");
+	kallsyms_free(ks);
+}
+
 UNIT_MAIN()

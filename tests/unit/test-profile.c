@@ -98,4 +98,26 @@ UNIT_TEST(self_and_total)
 	symbolizer_free(sym);
 }
 
+/* Issue 14 #2: no samples at all (qsort of a NULL array, under UBSan). */
+UNIT_TEST(folded_without_samples)
+{
+	struct symbolizer *sym = symbolizer_new(ksyms, NULL);
+	struct task_table tasks;
+	struct profile *p;
+	char *folded = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	task_table_init(&tasks);
+	p = profile_new(sym, &tasks, -1, 0);
+	f = open_memstream(&folded, &len);
+	profile_write_folded(p, f);
+	fclose(f);
+	CHECK_STR(folded, "");
+	free(folded);
+	profile_free(p);
+	task_table_fini(&tasks);
+	symbolizer_free(sym);
+}
+
 UNIT_MAIN()

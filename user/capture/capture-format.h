@@ -18,6 +18,16 @@
 #define KTPC_CHUNK_MAGIC 0x4843544bU	/* "KTCH" */
 #define KTPC_CHUNK_MAX (64u << 20)	/* raw or stored bytes of a chunk */
 
+/*
+ * Limits a reader holds a capture to (docs/capture-format.md), so that a
+ * small file cannot make it allocate without bound: the CPUs a capture
+ * may have streams of (CPU numbers below it; Linux's NR_CPUS goes up to
+ * 8192 on x86-64), the raw bytes of one STREAM chunk (writers write at
+ * most 1 MiB), and what each metadata section may hold once uncompressed.
+ */
+#define KTPC_MAX_CPUS 8192u
+#define KTPC_STREAM_CHUNK_MAX (4u << 20)
+
 struct ktpc_file_header {
 	char magic[8];
 	uint16_t major;
@@ -59,6 +69,38 @@ struct ktpc_end {
 	uint64_t chunks;	/* chunks before this one */
 	uint64_t stream_bytes;	/* raw relay bytes, all CPUs */
 } __attribute__((packed));
+
+/* Sections whose chunks concatenate; of the others the last chunk counts. */
+static inline int ktpc_section_concat(unsigned int type)
+{
+	return type == KTPC_KALLSYMS || type == KTPC_MODULES ||
+	       type == KTPC_PROCMAPS || type == KTPC_FILES;
+}
+
+/*
+ * The raw bytes section @type may hold, all its chunks together: writers
+ * write no more, readers refuse a capture that claims more.
+ */
+static inline uint32_t ktpc_section_max(unsigned int type)
+{
+	switch (type) {
+	case KTPC_META:		/* a few hundred bytes and the options */
+	case KTPC_TOPOLOGY:	/* about 20 bytes per CPU */
+		return 1u << 20;
+	case KTPC_MODULES:	/* /proc/modules: tens of KB */
+		return 4u << 20;
+	case KTPC_STATS:	/* as text (a dump directory's), ~450 bytes per CPU */
+		return 16u << 20;
+	case KTPC_KALLSYMS:	/* a kernel with every module loaded: ~20 MB */
+	case KTPC_FILES:	/* FILE records, one per file and CPU */
+		return 64u << 20;
+	case KTPC_PROCMAPS:	/* every process's maps */
+		return 256u << 20;
+	case KTPC_END:
+		return sizeof(struct ktpc_end);
+	}
+	return KTPC_CHUNK_MAX;
+}
 
 /* The CRC a chunk header must carry for @stored (its stored_len bytes). */
 static inline uint32_t ktpc_chunk_crc(const struct ktpc_chunk_header *h,

@@ -12,18 +12,30 @@
 
 #include "capture/capture-read.h"
 #include "util/error.h"
+#include "util/infile.h"
+
+#define NO_CHUNK SIZE_MAX
 
 struct chunk_ref {
 	uint64_t offset;	/* of the chunk header */
 	struct ktpc_chunk_header h;
+	size_t next;		/* STREAM: the CPU's next STREAM chunk, or NO_CHUNK */
+};
+
+/* What the index knows of one CPU's chunks. */
+struct cpu_chunks {
+	size_t first, last;	/* STREAM chunks, NO_CHUNK if none */
+	int files;		/* it has a FILES chunk */
 };
 
 struct capture_reader {
 	int fd;
 	struct chunk_ref *chunks;
 	size_t n, cap;
+	struct cpu_chunks *per_cpu;	/* KTPC_MAX_CPUS of them, once a CPU is seen */
 	uint32_t *cpus;
 	unsigned int ncpus;
+	uint64_t section_raw[KTPC_NR_TYPES];	/* raw bytes of each section so far */
 	struct capture_status st;
 	struct libdeflate_decompressor *inflater;
 };
@@ -31,7 +43,7 @@ struct capture_reader {
 struct capture_stream {
 	struct capture_reader *r;
 	uint32_t cpu;
-	size_t next;		/* next chunk index to look at */
+	size_t next;		/* next chunk of the CPU, or NO_CHUNK */
 	uint8_t *buf;
 	size_t len, off, cap;
 };
@@ -72,23 +84,108 @@ static int add_ref(struct capture_reader *r, uint64_t off,
 	return 0;
 }
 
-static int note_cpu(struct capture_reader *r, uint32_t cpu)
+/* Link STREAM and FILES chunk @i into its CPU's lists: O(1) per chunk. */
+static int note_cpu(struct capture_reader *r, size_t i)
 {
-	unsigned int i;
-	uint32_t *nc;
+	struct chunk_ref *c = &r->chunks[i];
+	struct cpu_chunks *pc;
+	uint32_t cpu;
 
-	for (i = 0; i < r->ncpus; i++)
-		if (r->cpus[i] == cpu)
-			return 0;
-	nc = realloc(r->cpus, (r->ncpus + 1) * sizeof(*nc));
-	if (!nc)
-		return -ENOMEM;
-	r->cpus = nc;
-	for (i = r->ncpus; i > 0 && r->cpus[i - 1] > cpu; i--)
-		r->cpus[i] = r->cpus[i - 1];
-	r->cpus[i] = cpu;
-	r->ncpus++;
+	c->next = NO_CHUNK;
+	if (c->h.type != KTPC_STREAM && c->h.type != KTPC_FILES)
+		return 0;
+	if (!r->per_cpu) {
+		r->per_cpu = malloc(KTPC_MAX_CPUS * sizeof(*r->per_cpu));
+		if (!r->per_cpu)
+			return -ENOMEM;
+		for (cpu = 0; cpu < KTPC_MAX_CPUS; cpu++)
+			r->per_cpu[cpu] = (struct cpu_chunks){ NO_CHUNK, NO_CHUNK, 0 };
+	}
+	pc = &r->per_cpu[c->h.cpu];
+	if (c->h.type == KTPC_FILES) {
+		pc->files = 1;
+		return 0;
+	}
+	if (pc->last == NO_CHUNK)
+		pc->first = i;
+	else
+		r->chunks[pc->last].next = i;
+	pc->last = i;
 	return 0;
+}
+
+/* The CPUs with STREAM chunks, ascending. */
+static int list_cpus(struct capture_reader *r)
+{
+	uint32_t cpu;
+
+	if (!r->per_cpu)
+		return 0;
+	r->cpus = malloc(KTPC_MAX_CPUS * sizeof(*r->cpus));
+	if (!r->cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < KTPC_MAX_CPUS; cpu++)
+		if (r->per_cpu[cpu].first != NO_CHUNK)
+			r->cpus[r->ncpus++] = cpu;
+	return 0;
+}
+
+/*
+ * What a chunk header claims, checked before anything is allocated for
+ * it: NULL if plausible, else what is wrong.
+ */
+static const char *bad_header(const struct ktpc_chunk_header *h, uint64_t seq)
+{
+	if (h->magic != KTPC_CHUNK_MAGIC)
+		return "bad magic";
+	if (h->seq != seq)
+		return "out of sequence";
+	if (h->stored_len > KTPC_CHUNK_MAX || h->raw_len > KTPC_CHUNK_MAX)
+		return "longer than a chunk may be";
+	if (!(h->flags & KTPC_CHUNK_ZLIB) && h->raw_len != h->stored_len)
+		return "stored uncompressed, but its raw and stored lengths differ";
+	if (h->type == KTPC_STREAM && h->raw_len > KTPC_STREAM_CHUNK_MAX)
+		return "a stream chunk longer than 4 MiB";
+	if (h->type < KTPC_NR_TYPES && h->raw_len > ktpc_section_max(h->type))
+		return "longer than its section may be";
+	if ((h->type == KTPC_STREAM || h->type == KTPC_FILES) && h->cpu >= KTPC_MAX_CPUS)
+		return "a CPU number above 8191";
+	return NULL;
+}
+
+static const char *section_name(enum ktpc_chunk_type type)
+{
+	static const char *const names[KTPC_NR_TYPES] = {
+		[KTPC_META] = "META", [KTPC_TOPOLOGY] = "TOPOLOGY",
+		[KTPC_KALLSYMS] = "KALLSYMS", [KTPC_MODULES] = "MODULES",
+		[KTPC_PROCMAPS] = "PROCMAPS", [KTPC_STREAM] = "STREAM",
+		[KTPC_STATS] = "STATS", [KTPC_END] = "END", [KTPC_FILES] = "FILES",
+	};
+
+	return type < KTPC_NR_TYPES && names[type] ? names[type] : "unknown";
+}
+
+/*
+ * Add chunk @h to its section's size: a section that claims more than it
+ * may hold is damage, found before anything is inflated (a small file could
+ * otherwise make a reader allocate a thousand times its size).
+ */
+static int check_section(struct capture_reader *r, const struct ktpc_chunk_header *h,
+			 uint64_t off)
+{
+	uint64_t *total;
+
+	if (h->type >= KTPC_NR_TYPES || !ktpc_section_concat(h->type))
+		return 0;	/* bad_header() checked the chunk alone */
+	total = &r->section_raw[h->type];
+	*total += h->raw_len;
+	if (*total <= ktpc_section_max(h->type))
+		return 0;
+	snprintf(r->st.problem, sizeof(r->st.problem),
+		 "its %s section is more than the %u MiB ktprof reads, once uncompressed"
+		 " (chunk %" PRIu64 " at offset %" PRIu64 ")", section_name(h->type),
+		 ktpc_section_max(h->type) >> 20, r->st.chunks, off);
+	return -EBADMSG;
 }
 
 /* Index the chunks; stop at the end of the readable part and say why. */
@@ -96,6 +193,7 @@ static int scan(struct capture_reader *r, uint64_t off)
 {
 	struct capture_status *st = &r->st;
 	struct ktpc_chunk_header h;
+	const char *why;
 	int ret;
 
 	for (;;) {
@@ -114,11 +212,11 @@ static int scan(struct capture_reader *r, uint64_t off)
 		ret = read_at(r->fd, &h, sizeof(h), off);
 		if (ret)
 			return ret;
-		if (h.magic != KTPC_CHUNK_MAGIC || h.stored_len > KTPC_CHUNK_MAX ||
-		    h.raw_len > KTPC_CHUNK_MAX || h.seq != st->chunks) {
+		why = bad_header(&h, st->chunks);
+		if (why) {
 			snprintf(st->problem, sizeof(st->problem),
 				 "corrupt chunk header at offset %" PRIu64
-				 " (chunk %" PRIu64 ")", off, st->chunks);
+				 " (chunk %" PRIu64 "): %s", off, st->chunks, why);
 			return -EBADMSG;
 		}
 		if (off + sizeof(h) + h.stored_len > st->file_size) {
@@ -128,9 +226,11 @@ static int scan(struct capture_reader *r, uint64_t off)
 				 h.stored_len, st->file_size - off - sizeof(h));
 			break;
 		}
-		ret = add_ref(r, off, &h);
-		if (!ret && h.type == KTPC_STREAM)
-			ret = note_cpu(r, h.cpu);
+		ret = check_section(r, &h, off);
+		if (!ret)
+			ret = add_ref(r, off, &h);
+		if (!ret)
+			ret = note_cpu(r, r->n - 1);
 		if (ret)
 			return ret;
 		off += sizeof(h) + h.stored_len;
@@ -141,7 +241,7 @@ static int scan(struct capture_reader *r, uint64_t off)
 		}
 	}
 	st->end_offset = off;
-	return 0;
+	return list_cpus(r);
 }
 
 struct capture_reader *capture_reader_open(const char *path, struct error *err)
@@ -155,8 +255,13 @@ struct capture_reader *capture_reader_open(const char *path, struct error *err)
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &sb)) {
+	/* A FIFO or a device is refused before it is opened. */
+	r->fd = infile_open(AT_FDCWD, path, 0);
+	if (r->fd < 0) {
+		error_set(err, r->fd, "%s: %s", path, error_str(r->fd));
+		goto fail;
+	}
+	if (fstat(r->fd, &sb)) {
 		error_set(err, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
@@ -198,6 +303,7 @@ void capture_reader_close(struct capture_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->chunks);
+	free(r->per_cpu);
 	free(r->cpus);
 	if (r->inflater)
 		libdeflate_free_decompressor(r->inflater);
@@ -251,13 +357,9 @@ static int load_chunk(struct capture_reader *r, size_t i, uint8_t *dst)
 				 " does not decompress", c->h.seq, c->offset);
 			ret = -EBADMSG;
 		}
-	} else if (c->h.raw_len == c->h.stored_len) {
+	} else if (c->h.raw_len) {
+		/* Stored as is (the index checked raw_len == stored_len). */
 		memcpy(dst, stored, c->h.raw_len);
-	} else {
-		snprintf(r->st.problem, sizeof(r->st.problem),
-			 "chunk %" PRIu64 " at offset %" PRIu64 " is damaged (stored as is,"
-			 " but its raw and stored lengths differ)", c->h.seq, c->offset);
-		ret = -EBADMSG;
 	}
 out:
 	free(stored);
@@ -267,8 +369,7 @@ out:
 void *capture_reader_section(struct capture_reader *r, enum ktpc_chunk_type type,
 			     size_t *len)
 {
-	int concat = type == KTPC_KALLSYMS || type == KTPC_MODULES ||
-		     type == KTPC_PROCMAPS || type == KTPC_FILES;
+	int concat = ktpc_section_concat(type);
 	size_t i, total = 0, off = 0, last = r->n;
 	uint8_t *buf;
 	int ret;
@@ -308,16 +409,10 @@ void *capture_reader_section(struct capture_reader *r, enum ktpc_chunk_type type
 int capture_reader_files_complete(const struct capture_reader *r)
 {
 	unsigned int c;
-	size_t i;
 
-	for (c = 0; c < r->ncpus; c++) {
-		for (i = 0; i < r->n; i++)
-			if (r->chunks[i].h.type == KTPC_FILES &&
-			    r->chunks[i].h.cpu == r->cpus[c])
-				break;
-		if (i == r->n)
+	for (c = 0; c < r->ncpus; c++)
+		if (!r->per_cpu[r->cpus[c]].files)
 			return 0;
-	}
 	return 1;
 }
 
@@ -329,6 +424,7 @@ struct capture_stream *capture_stream_open(struct capture_reader *r, uint32_t cp
 		return NULL;
 	s->r = r;
 	s->cpu = cpu;
+	s->next = r->per_cpu && cpu < KTPC_MAX_CPUS ? r->per_cpu[cpu].first : NO_CHUNK;
 	return s;
 }
 
@@ -350,10 +446,7 @@ ssize_t capture_stream_read(void *stream, void *buf, size_t len)
 	while (s->off == s->len) {
 		const struct chunk_ref *c;
 
-		while (s->next < r->n && (r->chunks[s->next].h.type != KTPC_STREAM ||
-					  r->chunks[s->next].h.cpu != s->cpu))
-			s->next++;
-		if (s->next == r->n)
+		if (s->next == NO_CHUNK)
 			return 0;
 		c = &r->chunks[s->next];
 		if (c->h.raw_len > s->cap) {
@@ -369,7 +462,7 @@ ssize_t capture_stream_read(void *stream, void *buf, size_t len)
 			return ret;
 		s->len = c->h.raw_len;
 		s->off = 0;
-		s->next++;
+		s->next = c->next;
 	}
 	n = s->len - s->off < len ? s->len - s->off : len;
 	memcpy(buf, s->buf + s->off, n);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <libdeflate.h>
@@ -14,6 +12,7 @@
 
 #include "capture/capture-write.h"
 #include "capture/file-index.h"
+#include "util/error.h"
 
 /* A CPU stream's FILE records, for its FILES chunk at close. */
 struct stream_files {
@@ -22,13 +21,17 @@ struct stream_files {
 };
 
 struct capture_writer {
+	struct outfile *out;
 	int fd;
+	int flags;
+	int no_compress;
 	pthread_mutex_t lock;
 	struct stream_files *files;
 	unsigned int nfiles;
 	uint64_t seq;
 	uint64_t stream_bytes;
 	uint64_t file_bytes;
+	uint64_t section_raw[KTPC_NR_TYPES];	/* raw bytes of each section */
 	int error;		/* first write error, sticky */
 };
 
@@ -49,7 +52,7 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-struct capture_writer *capture_writer_open(const char *path)
+struct capture_writer *capture_writer_open(const char *path, int flags)
 {
 	struct capture_writer *w = calloc(1, sizeof(*w));
 	struct ktpc_file_header h = { .major = KTPC_MAJOR, .minor = KTPC_MINOR,
@@ -62,27 +65,23 @@ struct capture_writer *capture_writer_open(const char *path)
 	memcpy(h.magic, KTPC_MAGIC, sizeof(h.magic));
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h.created_ns = ts.tv_sec * 1000000000ull + ts.tv_nsec;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0)
-		goto fail;
-	/* An existing file keeps its mode on O_CREAT: make it private. */
-	if (fchmod(w->fd, 0600))
-		goto fail;
+	w->out = outfile_open(path, 0600, flags);
+	if (!w->out) {
+		free(w);
+		return NULL;
+	}
+	w->fd = outfile_fd(w->out);
+	w->flags = flags;
 	err = write_all(w->fd, &h, sizeof(h));
 	if (err) {
+		outfile_discard(w->out);
+		free(w);
 		errno = -err;
-		goto fail;
+		return NULL;
 	}
 	w->file_bytes = sizeof(h);
 	pthread_mutex_init(&w->lock, NULL);
 	return w;
-fail:
-	err = errno;
-	if (w->fd >= 0)
-		close(w->fd);
-	free(w);
-	errno = err;
-	return NULL;
 }
 
 /* The FILE index of @cpu's stream, created on first use; NULL if none. */
@@ -143,7 +142,7 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 		if (fi && file_index_feed(fi, data, len))
 			forget_files(w, cpu);
 	}
-	if (compress && len) {
+	if (compress && len && !w->no_compress) {
 		/* Level 1: the recorder must keep up with the module. */
 		struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
 		size_t zlen = z ? libdeflate_zlib_compress_bound(z, len) : 0;
@@ -168,7 +167,13 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 	}
 	pthread_mutex_lock(&w->lock);
 	ret = w->error;
+	/* No more than readers accept (capture-format.h), nor a chunk more. */
+	if (!ret && type < KTPC_NR_TYPES &&
+	    (ktpc_section_concat(type) ? w->section_raw[type] : 0) + len >
+	    (type == KTPC_STREAM ? KTPC_STREAM_CHUNK_MAX : ktpc_section_max(type)))
+		ret = -ERROR_TOO_LARGE;
 	if (!ret) {
+		w->section_raw[type < KTPC_NR_TYPES ? type : 0] += len;
 		h.seq = w->seq;
 		h.crc = ktpc_chunk_crc(&h, stored);
 		ret = write_all(w->fd, &h, sizeof(h));
@@ -186,6 +191,11 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 	pthread_mutex_unlock(&w->lock);
 	free(zbuf);
 	return ret;
+}
+
+void capture_writer_set_compress(struct capture_writer *w, int on)
+{
+	w->no_compress = !on;
 }
 
 int capture_writer_add_message(struct capture_writer *w, enum ktpc_chunk_type type,
@@ -231,6 +241,9 @@ static int write_files(struct capture_writer *w)
 		recs = file_index_records(w->files[i].fi, &len);
 		if (recs && len <= KTPC_CHUNK_MAX)
 			ret = capture_writer_add(w, KTPC_FILES, w->files[i].cpu, recs, len, 1);
+		/* Readers then find the FILE records in the streams. */
+		if (ret == -ERROR_TOO_LARGE)
+			ret = 0;
 	}
 	return ret;
 }
@@ -244,11 +257,12 @@ int capture_writer_close(struct capture_writer *w)
 	end.stream_bytes = w->stream_bytes;
 	if (!ret)
 		ret = capture_writer_add(w, KTPC_END, 0, &end, sizeof(end), 0);
-
-	if (!ret && fsync(w->fd))
-		ret = -errno;
-	if (close(w->fd) && !ret)
-		ret = -errno;
+	if (ret && !(w->flags & OUTFILE_IN_PLACE))
+		outfile_discard(w->out);
+	else if (!ret)
+		ret = outfile_close(w->out);
+	else
+		outfile_close(w->out);	/* what was written reads as truncated */
 	pthread_mutex_destroy(&w->lock);
 	free_files(w);
 	free(w);
@@ -257,7 +271,10 @@ int capture_writer_close(struct capture_writer *w)
 
 void capture_writer_abort(struct capture_writer *w)
 {
-	close(w->fd);
+	if (w->flags & OUTFILE_IN_PLACE)
+		outfile_close(w->out);
+	else
+		outfile_discard(w->out);
 	pthread_mutex_destroy(&w->lock);
 	free_files(w);
 	free(w);

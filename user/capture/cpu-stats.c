@@ -3,26 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/capture-format.h"
 #include "capture/cpu-stats.h"
+#include "util/array.h"
 
 static const char *const rec_names[] = KTP_REC_NAMES;
 
-static struct cpu_stats *cpu_entry(struct cpu_stats **v, int *n,
-				       uint32_t cpu)
+/* The counters of @cpu, found through @slot (CPU -> index + 1): O(1). */
+static struct cpu_stats *cpu_entry(struct cpu_stats **v, int *n, uint32_t *cap,
+				   uint32_t *slot, uint32_t cpu)
 {
-	struct cpu_stats *nv;
-	int i;
+	struct cpu_stats *s;
 
-	for (i = 0; i < *n; i++)
-		if ((*v)[i].cpu == cpu)
-			return &(*v)[i];
-	nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv)
+	if (slot[cpu])
+		return &(*v)[slot[cpu] - 1];
+	if (array_reserve((void **)v, cap, *n, sizeof(**v), 16))
 		return NULL;
-	*v = nv;
-	memset(&nv[*n], 0, sizeof(nv[*n]));
-	nv[*n].cpu = cpu;
-	return &nv[(*n)++];
+	s = &(*v)[*n];
+	s->cpu = cpu;
+	slot[cpu] = ++*n;
+	return s;
 }
 
 static void take_counter(struct cpu_stats *s, const char *key, uint64_t v,
@@ -60,10 +60,13 @@ static void take_counter(struct cpu_stats *s, const char *key, uint64_t v,
 
 int cpu_stats_parse(const char *text, struct cpu_stats **out)
 {
+	uint32_t *slot = calloc(KTPC_MAX_CPUS, sizeof(*slot)), cap = 0;
 	struct cpu_stats *v = NULL, *s;
 	const char *line = text;
 	int n = 0;
 
+	if (!slot)
+		return -ENOMEM;
 	while (*line) {
 		const char *end = strchr(line, '\n');
 		char buf[2048], *tok, *save = NULL;
@@ -76,9 +79,12 @@ int cpu_stats_parse(const char *text, struct cpu_stats **out)
 			memcpy(buf, line, len);
 			buf[len] = '\0';
 			cpu = strtol(buf + 4, &endp, 10);
-			if (endp != buf + 4 && cpu >= 0 && (*endp == ' ' || !*endp)) {
-				s = cpu_entry(&v, &n, cpu);
+			/* Lines of CPUs no capture can have are damage: skipped. */
+			if (endp != buf + 4 && cpu >= 0 && cpu < KTPC_MAX_CPUS &&
+			    (*endp == ' ' || !*endp)) {
+				s = cpu_entry(&v, &n, &cap, slot, cpu);
 				if (!s) {
+					free(slot);
 					free(v);
 					return -ENOMEM;
 				}
@@ -98,6 +104,7 @@ int cpu_stats_parse(const char *text, struct cpu_stats **out)
 		}
 		line += len + (end ? 1 : 0);
 	}
+	free(slot);
 	if (!n)
 		return -EINVAL;
 	*out = v;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "capture/capture-format.h"
 #include "capture/capture-read.h"
 #include "capture/input.h"
 #include "capture/rawdir.h"
@@ -15,6 +16,7 @@
 
 /* A raw dump directory or a capture file. */
 struct input {
+	char *path;
 	struct rawdir *rd;
 	struct capture_reader *cap;
 	struct capture_stream **streams;
@@ -23,6 +25,8 @@ struct input {
 	int have_meta;
 	char *kallsyms;
 	int kallsyms_loaded;
+	int kallsyms_ret;	/* why it could not be read */
+	struct error kallsyms_err;
 	uint64_t stop_ns;
 	struct sched_ext scx[2];	/* at start, at stop */
 };
@@ -87,13 +91,21 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 			return error_set(err, -ERROR_NO_META,
 					 "%s: no session metadata (the capture stopped before it began)",
 					 path);
-		return error_set(err, -EBADMSG, "%s: %s", path,
-				 capture_reader_status(in->cap)->problem);
+		return error_set(err, errno == ERROR_TOO_LARGE ? -ERROR_TOO_LARGE : -EBADMSG,
+				 "%s: %s", path, capture_reader_status(in->cap)->problem);
 	}
-	cm = ktprof__capture_meta__unpack(NULL, len, buf);
+	/* An empty message would unpack to all defaults: record ABI 0.0. */
+	cm = len ? ktprof__capture_meta__unpack(NULL, len, buf) : NULL;
 	free(buf);
 	if (!cm)
 		return error_set(err, -ERROR_BAD_META, "%s: damaged session metadata", path);
+	if (cm->nr_cpus > KTPC_MAX_CPUS) {
+		error_set(err, -ERROR_BAD_META,
+			  "%s: the session claims %u CPUs; ktprof reads at most %u: damaged metadata?",
+			  path, cm->nr_cpus, KTPC_MAX_CPUS);
+		ktprof__capture_meta__free_unpacked(cm, NULL);
+		return err ? err->code : -ERROR_BAD_META;
+	}
 	meta_from_capture(&in->meta, cm);
 	if (cm->has_stop_boottime_ns)
 		in->stop_ns = cm->stop_boottime_ns;
@@ -107,29 +119,45 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	return 0;
 }
 
+/* A raw dump directory's side file @name, absent (*@text NULL) or whole. */
+static int side_file(struct input *in, const char *name, char **text,
+		     struct error *err)
+{
+	int ret = rawdir_read_file(in->rd, name, text, NULL);
+
+	*text = ret ? NULL : *text;
+	if (ret == -ENOENT)
+		return 0;
+	return ret ? error_set(err, ret, "%s/%s: %s", in->path, name, error_str(ret)) : 0;
+}
+
 /* The shell-only capture's copies of /sys/kernel/sched_ext, if any. */
-static void load_sched_ext(struct input *in)
+static int load_sched_ext(struct input *in, struct error *err)
 {
 	static const char *const names[2] = { "sched_ext.start", "sched_ext.stop" };
-	int i;
+	char *text;
+	int i, ret;
 
 	for (i = 0; i < 2; i++) {
-		char *text = rawdir_read_file(in->rd, names[i], NULL);
-
+		ret = side_file(in, names[i], &text, err);
+		if (ret)
+			return ret;
 		if (text)
 			sched_ext_parse(text, &in->scx[i]);
 		free(text);
 	}
+	return 0;
 }
 
 static int load_meta(struct input *in, const char *path, struct error *err)
 {
-	char *text = rawdir_read_file(in->rd, "meta", NULL);
-	int ret;
+	char *text;
+	int ret = load_sched_ext(in, err);
 
-	load_sched_ext(in);
-	if (!text)
-		return 0;	/* optional: streams decode without it */
+	if (!ret)
+		ret = side_file(in, "meta", &text, err);
+	if (ret || !text)
+		return ret;	/* meta is optional: streams decode without it */
 	ret = meta_parse(text, &in->meta);
 	free(text);
 	if (ret == -EPROTONOSUPPORT)
@@ -139,6 +167,10 @@ static int load_meta(struct input *in, const char *path, struct error *err)
 				 KTP_ABI_MAJOR);
 	if (ret)
 		return error_set(err, -ERROR_BAD_META, "%s/meta: malformed", path);
+	if (in->meta.nr_cpus > KTPC_MAX_CPUS)
+		return error_set(err, -ERROR_BAD_META,
+				 "%s/meta: the session claims %u CPUs; ktprof reads at most %u",
+				 path, in->meta.nr_cpus, KTPC_MAX_CPUS);
 	in->have_meta = 1;
 	return 0;
 }
@@ -153,7 +185,8 @@ struct input *input_open(const char *path, struct error *err)
 		return NULL;
 	}
 	in = calloc(1, sizeof(*in));
-	if (!in) {
+	if (!in || !(in->path = strdup(path))) {
+		free(in);
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
@@ -164,17 +197,8 @@ struct input *input_open(const char *path, struct error *err)
 		}
 		return in;
 	}
-	in->rd = rawdir_open(path);
-	if (!in->rd) {
-		if (errno == ENODATA)
-			error_set(err, -ERROR_NO_STREAMS,
-				  "%s: no cpuN files (raw dump directory expected)", path);
-		else
-			error_set(err, -errno, "%s: %s", path, strerror(errno));
-		free(in);
-		return NULL;
-	}
-	if (load_meta(in, path, err)) {
+	in->rd = rawdir_open(path, err);
+	if (!in->rd || load_meta(in, path, err)) {
 		input_close(in);
 		return NULL;
 	}
@@ -193,6 +217,7 @@ void input_close(struct input *in)
 	capture_reader_close(in->cap);
 	rawdir_close(in->rd);
 	free(in->kallsyms);
+	free(in->path);
 	free(in);
 }
 
@@ -219,8 +244,9 @@ int input_topology(struct input *in, struct topology_cpu **out)
 
 	*out = NULL;
 	if (in->rd) {
-		buf = rawdir_read_file(in->rd, "topology", NULL);
-		n = buf ? topology_parse(buf, out) : 0;
+		n = side_file(in, "topology", &buf, NULL);
+		if (!n && buf)
+			n = topology_parse(buf, out);
 	} else {
 		buf = capture_reader_section(in->cap, KTPC_TOPOLOGY, &len);
 		n = buf ? topology_unpack(buf, len, out) : 0;
@@ -234,7 +260,10 @@ unsigned int input_nr_cpus(const struct input *in)
 	unsigned int n = in->have_meta ? in->meta.nr_cpus : 0, i, nfiles;
 	const uint32_t *cpus;
 
-	/* Streams of CPUs beyond nr_cpus would be damage; count them anyway. */
+	/*
+	 * Streams of CPUs beyond nr_cpus would be damage; count them anyway.
+	 * Both are below KTPC_MAX_CPUS (checked when opened): no overflow.
+	 */
 	if (in->rd) {
 		nfiles = rawdir_nr_cpu_files(in->rd);
 		for (i = 0; i < nfiles; i++)
@@ -283,14 +312,27 @@ struct capture_reader *input_capture(struct input *in)
 	return in->cap;
 }
 
-const char *input_kallsyms(struct input *in)
+int input_kallsyms(struct input *in, const char **text, struct error *err)
 {
 	if (!in->kallsyms_loaded) {
-		in->kallsyms = in->rd ? rawdir_read_file(in->rd, "kallsyms", NULL) :
-			capture_reader_section(in->cap, KTPC_KALLSYMS, NULL);
+		if (in->rd) {
+			in->kallsyms_ret = side_file(in, "kallsyms", &in->kallsyms,
+						     &in->kallsyms_err);
+		} else {
+			in->kallsyms = capture_reader_section(in->cap, KTPC_KALLSYMS, NULL);
+			if (!in->kallsyms && errno != ENOENT)
+				in->kallsyms_ret = error_set(&in->kallsyms_err,
+							     errno == ERROR_TOO_LARGE ?
+							     -ERROR_TOO_LARGE : -EBADMSG,
+							     "%s: %s", in->path,
+							     capture_reader_status(in->cap)->problem);
+		}
 		in->kallsyms_loaded = 1;
 	}
-	return in->kallsyms;
+	*text = in->kallsyms;
+	if (in->kallsyms_ret && err)
+		*err = in->kallsyms_err;
+	return in->kallsyms_ret;
 }
 
 int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),

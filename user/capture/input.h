@@ -31,7 +31,8 @@ const struct sched_ext *input_sched_ext(const struct input *in, int at_stop);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's
- * "topology" file): the count, *out malloc'ed; 0 when there is none.
+ * "topology" file): the count, *out malloc'ed; 0 when there is none (or
+ * it cannot be read: the analyses do without).
  */
 struct topology_cpu;
 int input_topology(struct input *in, struct topology_cpu **out);
@@ -52,8 +53,12 @@ const char *input_problem(const struct input *in);
 struct capture_reader;
 struct capture_reader *input_capture(struct input *in);
 
-/* The /proc/kallsyms snapshot taken with the capture, or NULL. */
-const char *input_kallsyms(struct input *in);
+/*
+ * The /proc/kallsyms snapshot taken with the capture: 0 with *@text, NULL
+ * when there is none; or -errno with the reason in @err (damaged, larger
+ * than a kallsyms may be, not a regular file).
+ */
+int input_kallsyms(struct input *in, const char **text, struct error *err);
 
 /*
  * One pass over all events of @path, each handed to @fn (which returns 0

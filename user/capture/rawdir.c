@@ -4,13 +4,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture/capture-format.h"
 #include "capture/rawdir.h"
+#include "util/infile.h"
 
 struct rawdir_file {
-	int cpu;
+	uint32_t cpu;
 	int fd;
 };
 
@@ -20,87 +21,118 @@ struct rawdir {
 	unsigned int n;
 };
 
-/* "cpu" followed by a decimal CPU number, nothing else. */
-static int cpu_file_number(const char *name)
+/* The side files and the section of a capture file each stands for. */
+static const struct {
+	const char *name;
+	enum ktpc_chunk_type section;
+} side_files[] = {
+	{ "meta", KTPC_META }, { "stats", KTPC_STATS },
+	{ "kallsyms", KTPC_KALLSYMS }, { "modules", KTPC_MODULES },
+	{ "topology", KTPC_TOPOLOGY },
+	{ "sched_ext.start", KTPC_META }, { "sched_ext.stop", KTPC_META },
+};
+
+/* "cpu" and decimal digits: 1 (CPU in *@cpu), 0 for another name, or -1 when malformed. */
+static int cpu_file_name(const char *name, uint32_t *cpu)
 {
-	char *end;
-	long cpu;
+	const char *p = name + 3;
+	uint64_t v = 0;
 
-	if (strncmp(name, "cpu", 3) || name[3] < '0' || name[3] > '9')
-		return -1;
-	cpu = strtol(name + 3, &end, 10);
-	if (*end || cpu < 0 || cpu > 65535)
-		return -1;
-	return (int)cpu;
-}
-
-static int open_regular(int dirfd, const char *name)
-{
-	struct stat st;
-	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return -1;
+	if (strncmp(name, "cpu", 3) || *p < '0' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (*p - '0');
+		if (v >= KTPC_MAX_CPUS)
+			return -1;
 	}
-	return fd;
+	if (*p)
+		return 0;	/* cpu0.bak, cpu1~: not ours */
+	if (name[3] == '0' && name[4])
+		return -1;	/* cpu00, cpu01 */
+	*cpu = (uint32_t)v;
+	return 1;
 }
 
 static int by_cpu(const void *a, const void *b)
 {
 	const struct rawdir_file *x = a, *y = b;
 
-	return x->cpu - y->cpu;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
-struct rawdir *rawdir_open(const char *path)
+/* Open cpu file @name of CPU @cpu into rd->files. */
+static int add_cpu_file(struct rawdir *rd, const char *path, const char *name,
+			uint32_t cpu, struct error *err)
 {
-	struct rawdir *rd = calloc(1, sizeof(*rd));
+	struct rawdir_file *nf;
+	int fd = infile_open(rd->dirfd, name, INFILE_NOFOLLOW);
+
+	if (fd < 0)
+		return error_set(err, fd, "%s/%s: %s", path, name, error_str(fd));
+	nf = realloc(rd->files, (rd->n + 1) * sizeof(*nf));
+	if (!nf) {
+		close(fd);
+		return error_set(err, -ENOMEM, NULL);
+	}
+	rd->files = nf;
+	rd->files[rd->n++] = (struct rawdir_file){ cpu, fd };
+	return 0;
+}
+
+static int read_cpu_files(struct rawdir *rd, const char *path, struct error *err)
+{
 	struct dirent *de;
+	int ret = 0, fd;
 	DIR *dir;
-	int err;
 
-	if (!rd)
-		return NULL;
-	rd->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rd->dirfd < 0)
-		goto fail;
-	dir = fdopendir(dup(rd->dirfd));
-	if (!dir)
-		goto fail;
-	while ((de = readdir(dir)) != NULL) {
-		int cpu = cpu_file_number(de->d_name), fd;
-		struct rawdir_file *nf;
-
-		if (cpu < 0)
-			continue;
-		fd = open_regular(rd->dirfd, de->d_name);
-		if (fd < 0)
-			continue;
-		nf = realloc(rd->files, (rd->n + 1) * sizeof(*nf));
-		if (!nf) {
+	fd = dup(rd->dirfd);
+	dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		ret = error_set(err, -errno, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
 			close(fd);
-			closedir(dir);
-			errno = ENOMEM;
-			goto fail;
-		}
-		rd->files = nf;
-		rd->files[rd->n++] = (struct rawdir_file){ cpu, fd };
+		return ret;
+	}
+	while (!ret && (de = readdir(dir)) != NULL) {
+		uint32_t cpu;
+		int kind = cpu_file_name(de->d_name, &cpu);
+
+		if (kind < 0)
+			ret = error_set(err, -ERROR_DAMAGED,
+					"%s/%s: not a CPU file name: cpuN, N below %u without leading zeros",
+					path, de->d_name, KTPC_MAX_CPUS);
+		else if (kind > 0)
+			ret = add_cpu_file(rd, path, de->d_name, cpu, err);
 	}
 	closedir(dir);
-	if (!rd->n) {
-		errno = ENODATA;
+	return ret;
+}
+
+struct rawdir *rawdir_open(const char *path, struct error *err)
+{
+	struct rawdir *rd = calloc(1, sizeof(*rd));
+
+	if (!rd) {
+		error_set(err, -ENOMEM, NULL);
+		return NULL;
+	}
+	rd->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rd->dirfd < 0) {
+		error_set(err, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	if (read_cpu_files(rd, path, err))
+		goto fail;
+	if (!rd->n) {
+		error_set(err, -ERROR_NO_STREAMS,
+			  "%s: no cpuN files (a raw dump directory is expected)", path);
+		goto fail;
+	}
+	/* Distinct names, each a canonical number: no CPU comes twice. */
 	qsort(rd->files, rd->n, sizeof(*rd->files), by_cpu);
 	return rd;
 fail:
-	err = errno;
 	rawdir_close(rd);
-	errno = err;
 	return NULL;
 }
 
@@ -147,46 +179,24 @@ int rawdir_add_streams(struct rawdir *rd, struct merge *m)
 	return 0;
 }
 
-char *rawdir_read_file(struct rawdir *rd, const char *name, size_t *len)
+int rawdir_read_file(struct rawdir *rd, const char *name, char **text, size_t *len)
 {
-	size_t cap = 65536, n = 0;
-	char *buf = NULL, *nb;
-	ssize_t r;
-	int fd, err;
+	size_t i, n;
+	int fd, ret;
 
-	fd = open_regular(rd->dirfd, name);
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		if (!buf || n + 1 >= cap) {
-			cap = buf ? cap * 2 : cap;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			goto fail;
-		if (r == 0)
+	for (i = 0; i < sizeof(side_files) / sizeof(side_files[0]); i++)
+		if (!strcmp(name, side_files[i].name))
 			break;
-		n += r;
-	}
+	if (i == sizeof(side_files) / sizeof(side_files[0]))
+		return -EINVAL;
+	fd = infile_open(rd->dirfd, name, INFILE_NOFOLLOW);
+	if (fd < 0)
+		return fd;
+	ret = infile_read_all(fd, ktpc_section_max(side_files[i].section), text, &n);
 	close(fd);
-	buf[n] = '\0';
-	if (len)
+	if (!ret && len)
 		*len = n;
-	return buf;
-fail:
-	err = errno;
-	close(fd);
-	free(buf);
-	errno = err;
-	return NULL;
+	return ret;
 }
 
 uint32_t rawdir_cpu(const struct rawdir *rd, unsigned int i)

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/capture-format.h"
 #include "capture/topology.h"
+#include "util/array.h"
 #include "ktprof_capture.pb-c.h"
 
 static int read_int(const char *path, int *v)
@@ -116,30 +118,37 @@ int topology_read(const char *base, struct topology_cpu **out)
 		t->node = node_of(base, cpu);
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), by_cpu);
+	if (n)
+		qsort(v, n, sizeof(*v), by_cpu);
 	*out = v;
 	return n;
 }
 
 int topology_parse(const char *text, struct topology_cpu **out)
 {
-	struct topology_cpu *t = NULL, *nt;
+	struct topology_cpu *t = NULL;
 	const char *line, *nl;
-	int n = 0;
+	uint32_t n = 0, cap = 0;
 
 	for (line = text; line && *line; line = nl ? nl + 1 : NULL) {
 		struct topology_cpu c = { .online = 1 };
+		char buf[128];
+		size_t len;
 
+		/* sscanf() on a copy: on the text itself it would strlen() it all per line. */
 		nl = strchr(line, '\n');
-		if (sscanf(line, "%u %d %d %d %d", &c.cpu, &c.package, &c.core,
-			   &c.llc, &c.node) != 5)
+		len = nl ? (size_t)(nl - line) : strlen(line);
+		if (len >= sizeof(buf))
 			continue;
-		nt = realloc(t, (n + 1) * sizeof(*t));
-		if (!nt) {
+		memcpy(buf, line, len);
+		buf[len] = '\0';
+		if (sscanf(buf, "%u %d %d %d %d", &c.cpu, &c.package, &c.core,
+			   &c.llc, &c.node) != 5 || c.cpu >= KTPC_MAX_CPUS)
+			continue;
+		if (array_reserve((void **)&t, &cap, n, sizeof(*t), 64)) {
 			free(t);
 			return -ENOMEM;
 		}
-		t = nt;
 		t[n++] = c;
 	}
 	*out = t;

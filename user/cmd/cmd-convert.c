@@ -212,9 +212,7 @@ static void warn_symbols(const struct symbolizer *sym)
 {
 	if (!symbolizer_has_kallsyms(sym))
 		fprintf(stderr, "ktprof convert: no kallsyms snapshot: kernel frames stay addresses\n");
-	if (symbolizer_mismatched(sym))
-		fprintf(stderr, "ktprof convert: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
-			symbolizer_mismatched(sym));
+	cmd_symbol_files("convert", sym);
 }
 
 int cmd_convert(int argc, char **argv)
@@ -257,8 +255,8 @@ int cmd_convert(int argc, char **argv)
 	/* Samples need the file records first; the other views only kallsyms. */
 	if (a.opt.view_samples)
 		sym = symbolizer_for_capture(a.in, in, a.symfs, &err);
-	else if (!(sym = symbolizer_new(input_kallsyms(in), a.symfs)))
-		error_set(&err, -ENOMEM, NULL);
+	else
+		sym = symbolizer_for_kernel(in, a.symfs, &err);
 	if (!sym) {
 		cmd_error("convert", "%s", error_msg(&err));
 		goto out;
@@ -271,7 +269,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	out = pf_out_open(out_name);
 	if (!out) {
-		fprintf(stderr, "ktprof convert: %s: %s\n", out_name, strerror(errno));
+		fprintf(stderr, "ktprof convert: %s: %s\n", out_name, error_str(errno));
 		goto out;
 	}
 	ctx->out = out;
@@ -289,7 +287,7 @@ int cmd_convert(int argc, char **argv)
 	rc = pf_out_close(out);
 	out = NULL;
 	if (rc) {
-		fprintf(stderr, "ktprof convert: %s: %s\n", out_name, strerror(-rc));
+		fprintf(stderr, "ktprof convert: %s: %s\n", out_name, error_str(rc));
 		goto out;
 	}
 	if (a.opt.view_samples && a.opt.symbols)

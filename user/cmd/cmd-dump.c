@@ -13,6 +13,7 @@
 #include "decode/merge.h"
 #include "decode/record.h"
 #include "symbols/symbolizer-capture.h"
+#include "util/text.h"
 
 struct dump_opts {
 	int json;
@@ -58,9 +59,11 @@ static void text_hex(void *ctx, const char *key, uint64_t v)
 	fprintf(ctx, " %s=0x%" PRIx64, key, v);
 }
 
+/* Names come from the capture: escaped, as --json does (util/text.h). */
 static void text_str(void *ctx, const char *key, const char *v)
 {
-	fprintf(ctx, " %s=%s", key, v);
+	fprintf(ctx, " %s=", key);
+	text_fputs(v, ctx);
 }
 
 static const struct record_sink text_sink = {
@@ -146,9 +149,13 @@ static void print_stack(FILE *out, struct symbolizer *sym, uint32_t pid,
 			}
 			fputc('"', out);
 		} else {
-			fprintf(out, "\t%16" PRIx64 " %s", ip, buf);
-			if (!kernel && f.resolved)
-				fprintf(out, " (%s)", f.object);
+			fprintf(out, "\t%16" PRIx64 " ", ip);
+			text_fputs(buf, out);
+			if (!kernel && f.resolved) {
+				fputs(" (", out);
+				text_fputs(f.object, out);
+				fputc(')', out);
+			}
 			fputc('\n', out);
 		}
 	}
@@ -273,9 +280,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	/* Records before the summary, when both go to a terminal. */
 	fflush(stdout);
-	if (sym && symbolizer_mismatched(sym))
-		fprintf(stderr, "ktprof dump: %u binaries differ from the ones that ran (build id): their frames stay unresolved\n",
-			symbolizer_mismatched(sym));
+	if (sym)
+		cmd_symbol_files("dump", sym);
 	if (ret < 0)
 		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
 			ret == -EBADMSG ? input_problem(in) : strerror(-ret));

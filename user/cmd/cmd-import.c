@@ -30,19 +30,40 @@ const struct opts import_cmd = {
 		"Turn a raw dump directory into a capture file. DIR holds the cpuN files\n"
 		"taken with cat from /sys/kernel/debug/ktprof/, plus meta, stats and a\n"
 		"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
-		"are read; symlinks are not followed.",
+		"are read, and only as regular files: a symlink or a FIFO among them is\n"
+		"an error. FILE appears when complete, never written through a symlink.",
 	.opts = import_opts,
 };
 
-/* Optional "topology" file: "cpu package core llc node" lines. */
-static int import_topology(struct capture_writer *w, struct rawdir *rd)
-{
-	char *text = rawdir_read_file(rd, "topology", NULL);
-	struct topology_cpu *t = NULL;
-	int n, ret;
+/* What import reads from and writes to, and why it failed. */
+struct import_ctx {
+	struct rawdir *rd;
+	const char *dir, *out;
+	struct error err;
+};
 
-	if (!text)
+/* Side file @name into *@text: 0 (*@text NULL when absent), or the error. */
+static int side_file(struct import_ctx *x, const char *name, char **text, size_t *len)
+{
+	int ret = rawdir_read_file(x->rd, name, text, len);
+
+	if (!ret || ret == -ENOENT) {
+		if (ret)
+			*text = NULL;
 		return 0;
+	}
+	return error_set(&x->err, ret, "%s/%s: %s", x->dir, name, error_str(ret));
+}
+
+/* Optional "topology" file: "cpu package core llc node" lines. */
+static int import_topology(struct capture_writer *w, struct import_ctx *x)
+{
+	struct topology_cpu *t = NULL;
+	char *text;
+	int n, ret = side_file(x, "topology", &text, NULL);
+
+	if (ret || !text)
+		return ret;
 	n = topology_parse(text, &t);
 	ret = n < 0 ? n : n ? capture_meta_write_topology(w, t, n) : 0;
 	free(t);
@@ -51,25 +72,27 @@ static int import_topology(struct capture_writer *w, struct rawdir *rd)
 }
 
 /* A copy of /sys/kernel/sched_ext the shell-only capture made, or NULL. */
-static const struct sched_ext *read_sched_ext(struct rawdir *rd, const char *name,
-					      struct sched_ext *s)
+static int read_sched_ext(struct import_ctx *x, const char *name, struct sched_ext *s,
+			  const struct sched_ext **out)
 {
-	char *text = rawdir_read_file(rd, name, NULL);
-	int ret = text ? sched_ext_parse(text, s) : -ENOENT;
+	char *text;
+	int ret = side_file(x, name, &text, NULL);
 
+	*out = !ret && text && !sched_ext_parse(text, s) ? s : NULL;
 	free(text);
-	return ret ? NULL : s;
+	return ret;
 }
 
-static int import_text(struct capture_writer *w, struct rawdir *rd,
-		       const char *name, enum ktpc_chunk_type type)
+/* Side file @name as chunks of @type: 1 when absent. */
+static int import_text(struct capture_writer *w, struct import_ctx *x, const char *name,
+		       enum ktpc_chunk_type type)
 {
 	size_t len, off;
-	char *text = rawdir_read_file(rd, name, &len);
-	int ret = 0;
+	char *text;
+	int ret = side_file(x, name, &text, &len);
 
-	if (!text)
-		return errno == ENOENT ? 1 : -errno;
+	if (ret || !text)
+		return ret ? ret : 1;
 	for (off = 0; !ret && off < len; off += KTPC_CHUNK_MAX / 2)
 		ret = capture_writer_add(w, type, 0, text + off,
 					 len - off < KTPC_CHUNK_MAX / 2 ?
@@ -102,101 +125,125 @@ static int import_streams(struct capture_writer *w, struct rawdir *rd)
 	return ret;
 }
 
+/* The session's metadata, which a capture file must have. */
+static int read_meta(struct import_ctx *x, struct meta *meta)
+{
+	char *text;
+	int ret = side_file(x, "meta", &text, NULL);
+
+	if (ret)
+		return ret;
+	if (!text)
+		return error_set(&x->err, -ENOENT,
+				 "%s/meta: %s (copy /sys/kernel/debug/ktprof/meta)",
+				 x->dir, strerror(ENOENT));
+	ret = meta_parse(text, meta);
+	free(text);
+	if (ret == -EPROTONOSUPPORT)
+		return error_set(&x->err, -ERROR_ABI,
+				 "%s/meta: record ABI %u.%u; this ktprof reads %u.x",
+				 x->dir, meta->abi_major, meta->abi_minor, KTP_ABI_MAJOR);
+	if (ret)
+		return error_set(&x->err, -ERROR_BAD_META, "%s/meta: malformed", x->dir);
+	if (meta->nr_cpus > KTPC_MAX_CPUS)
+		return error_set(&x->err, -ERROR_BAD_META,
+				 "%s/meta: the session claims %u CPUs; ktprof reads at most %u",
+				 x->dir, meta->nr_cpus, KTPC_MAX_CPUS);
+	return 0;
+}
+
+/* The module's counters: optional, but their absence is worth a warning. */
+static int read_stats(struct import_ctx *x, struct cpu_stats **stats)
+{
+	char *text;
+	int n = side_file(x, "stats", &text, NULL);
+
+	if (n)
+		return n;
+	n = text ? cpu_stats_parse(text, stats) : 0;
+	free(text);
+	if (n <= 0)
+		fprintf(stderr, "ktprof import: warning: no usable %s/stats: the capture will lack the module's loss counts\n",
+			x->dir);
+	return n > 0 ? n : 0;
+}
+
+/* The chunks of the capture; 0 or the error, in x->err. */
+static int write_capture(struct capture_writer *w, struct import_ctx *x,
+			 const struct meta *meta, const struct cpu_stats *stats, int nstats)
+{
+	struct capture_meta_info info = { .recorder = "ktprof import", .meta = meta };
+	struct sched_ext scx[2];
+	int ret;
+
+	ret = read_sched_ext(x, "sched_ext.start", &scx[0], &info.sched_ext_start);
+	if (!ret)
+		ret = read_sched_ext(x, "sched_ext.stop", &scx[1], &info.sched_ext_stop);
+	if (!ret)
+		ret = capture_meta_write(w, &info);
+	if (!ret)
+		ret = import_topology(w, x);
+	if (!ret) {
+		ret = import_text(w, x, "kallsyms", KTPC_KALLSYMS);
+		if (ret == 1) {
+			fprintf(stderr, "ktprof import: warning: no %s/kallsyms: kernel frames will not be symbolized\n",
+				x->dir);
+			ret = 0;
+		}
+	}
+	if (!ret) {
+		ret = import_text(w, x, "modules", KTPC_MODULES);
+		ret = ret == 1 ? 0 : ret;
+	}
+	if (!ret)
+		ret = import_streams(w, x->rd);
+	if (!ret && nstats > 0)
+		ret = capture_meta_write_stats(w, stats, nstats, NULL);
+	if (ret && !x->err.code)
+		error_set(&x->err, ret, "writing %s: %s", x->out, error_str(ret));
+	return ret;
+}
+
 int cmd_import(int argc, char **argv)
 {
-	struct capture_meta_info info = { .recorder = "ktprof import" };
+	struct import_ctx x = { 0 };
 	struct cpu_stats *stats = NULL;
-	const char *out = NULL, *dir;
 	struct capture_writer *w;
-	struct sched_ext scx[2];
 	struct meta meta;
-	struct rawdir *rd;
 	struct opts_parser p = { 0 };
-	char *text, tmp[4096];
 	int c, ret, nstats = 0;
 
 	while ((c = opts_next(&import_cmd, &p, argc, argv)) != -1) {
 		if (c != 'o')
 			return cmd_usage(&import_cmd, c);
-		out = optarg;
+		x.out = optarg;
 	}
-	if (optind != argc - 1 || !out)
+	if (optind != argc - 1 || !x.out)
 		return cmd_usage(&import_cmd, '?');
-	dir = argv[optind];
-	rd = rawdir_open(dir);
-	if (!rd) {
-		fprintf(stderr, "ktprof import: %s: %s\n", dir, errno == ENODATA ?
-			"no cpuN files (a raw dump directory is expected)" : strerror(errno));
+	x.dir = argv[optind];
+	x.rd = rawdir_open(x.dir, &x.err);
+	if (!x.rd) {
+		cmd_error("import", "%s", error_msg(&x.err));
 		return 1;
 	}
-	text = rawdir_read_file(rd, "meta", NULL);
-	if (!text) {
-		fprintf(stderr, "ktprof import: %s/meta: %s (copy /sys/kernel/debug/ktprof/meta)\n",
-			dir, strerror(errno));
-		rawdir_close(rd);
-		return 1;
-	}
-	ret = meta_parse(text, &meta);
-	free(text);
-	if (ret) {
-		if (ret == -EPROTONOSUPPORT)
-			fprintf(stderr, "ktprof import: %s/meta: record ABI %u.%u; this ktprof reads %u.x\n",
-				dir, meta.abi_major, meta.abi_minor, KTP_ABI_MAJOR);
-		else
-			fprintf(stderr, "ktprof import: %s/meta: malformed\n", dir);
-		rawdir_close(rd);
-		return 1;
-	}
-	text = rawdir_read_file(rd, "stats", NULL);
-	if (text) {
-		nstats = cpu_stats_parse(text, &stats);
-		free(text);
-	}
-	if (nstats <= 0)
-		fprintf(stderr, "ktprof import: warning: no usable %s/stats: the capture will lack the module's loss counts\n",
-			dir);
-
-	/* Written aside and renamed when complete: no half file under @out. */
-	snprintf(tmp, sizeof(tmp), "%s.part", out);
-	w = capture_writer_open(tmp);
-	if (!w) {
-		fprintf(stderr, "ktprof import: %s: %s\n", tmp, strerror(errno));
-		free(stats);
-		rawdir_close(rd);
-		return 1;
-	}
-	info.meta = &meta;
-	info.sched_ext_start = read_sched_ext(rd, "sched_ext.start", &scx[0]);
-	info.sched_ext_stop = read_sched_ext(rd, "sched_ext.stop", &scx[1]);
-	ret = capture_meta_write(w, &info);
-	if (!ret)
-		ret = import_topology(w, rd);
+	ret = read_meta(&x, &meta);
 	if (!ret) {
-		ret = import_text(w, rd, "kallsyms", KTPC_KALLSYMS);
-		if (ret == 1) {
-			fprintf(stderr, "ktprof import: warning: no %s/kallsyms: kernel frames will not be symbolized\n",
-				dir);
-			ret = 0;
-		}
+		nstats = read_stats(&x, &stats);
+		ret = nstats < 0 ? nstats : 0;
 	}
-	if (!ret && import_text(w, rd, "modules", KTPC_MODULES) < 0)
-		ret = -EIO;
-	if (!ret)
-		ret = import_streams(w, rd);
-	if (!ret && nstats > 0)
-		ret = capture_meta_write_stats(w, stats, nstats, NULL);
-	if (!ret)
-		ret = capture_writer_close(w);
-	else
-		capture_writer_abort(w);
-	if (!ret && rename(tmp, out))
-		ret = -errno;
+	if (!ret) {
+		/* Appears under the name only when complete (util/outfile.h). */
+		w = capture_writer_open(x.out, 0);
+		if (!w)
+			ret = error_set(&x.err, -errno, "%s: %s", x.out, error_str(errno));
+		else if ((ret = write_capture(w, &x, &meta, stats, nstats)))
+			capture_writer_abort(w);
+		else if ((ret = capture_writer_close(w)))
+			error_set(&x.err, ret, "writing %s: %s", x.out, error_str(ret));
+	}
 	free(stats);
-	rawdir_close(rd);
-	if (ret) {
-		unlink(tmp);
-		fprintf(stderr, "ktprof import: writing %s: %s\n", out, strerror(-ret));
-		return 1;
-	}
-	return 0;
+	rawdir_close(x.rd);
+	if (ret)
+		cmd_error("import", "%s", error_msg(&x.err));
+	return ret ? 1 : 0;
 }

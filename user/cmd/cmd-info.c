@@ -17,6 +17,7 @@
 #include "cmd/cmd.h"
 #include "decode/merge.h"
 #include "ktprof_capture.pb-c.h"
+#include "util/text.h"
 
 static const struct opt info_opts[] = {
 	{ "help", 'h', NULL, "this text" },
@@ -44,11 +45,12 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 	size_t i;
 
 	printf("session\n");
-	printf("  kernel          %s (%s)\n", m->kernel, m->machine);
+	/* The capture's own strings: escaped (util/text.h). */
+	printf("  kernel          %s (%s)\n", text_esc(m->kernel), text_esc(m->machine));
 	if (cm && cm->hostname)
-		printf("  host            %s\n", cm->hostname);
+		printf("  host            %s\n", text_esc(cm->hostname));
 	printf("  record ABI      %u.%u, module %s\n", m->abi_major, m->abi_minor,
-	       m->version[0] ? m->version : "?");
+	       m->version[0] ? text_esc(m->version) : "?");
 	printf("  session id      %" PRIu64 "\n", m->session_id);
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm);
@@ -62,16 +64,16 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 		printf(" (not on this kernel: %s)",
 		       meta_events_str(m->events_unavailable, buf, sizeof(buf)));
 	printf("\n");
-	printf("  samples         %s\n", m->samples[0] ? m->samples : "none");
-	printf("  counters        %s\n", m->counters[0] ? m->counters : "none");
-	printf("  cpus            %s of %u (online %s)\n", m->cpus, m->nr_cpus,
-	       m->cpus_online);
+	printf("  samples         %s\n", m->samples[0] ? text_esc(m->samples) : "none");
+	printf("  counters        %s\n", m->counters[0] ? text_esc(m->counters) : "none");
+	printf("  cpus            %s of %u (online %s)\n", text_esc(m->cpus), m->nr_cpus,
+	       text_esc(m->cpus_online));
 	printf("  buffers         %u x %u bytes per CPU, %s\n", m->n_subbufs,
 	       m->subbuf_size, m->overwrite ? "overwrite" : "drop new when full");
 	if (cm && cm->recorder)
-		printf("  recorded by     %s\n", cm->recorder);
+		printf("  recorded by     %s\n", text_esc(cm->recorder));
 	for (i = 0; cm && i < cm->n_options; i++)
-		printf("  option          %s\n", cm->options[i]);
+		printf("  option          %s\n", text_esc(cm->options[i]));
 }
 
 /* Which BPF scheduler ran, on kernels with sched_ext. */
@@ -82,8 +84,8 @@ static void print_sched_ext(const struct input *in)
 
 	if (!start->present && !stop->present)
 		return;
-	printf("  sched_ext       start: %s; stop: %s\n", sched_ext_str(start, a, sizeof(a)),
-	       stop->present ? sched_ext_str(stop, b, sizeof(b)) : "(not recorded)");
+	printf("  sched_ext       start: %s; stop: %s\n", text_esc(sched_ext_str(start, a, sizeof(a))),
+	       stop->present ? text_esc(sched_ext_str(stop, b, sizeof(b))) : "(not recorded)");
 }
 
 static void print_topology(struct capture_reader *r)
@@ -219,8 +221,10 @@ int cmd_info(int argc, char **argv)
 		printf("session           (no meta: times and configuration unknown)\n");
 	if (r)
 		print_topology(r);
-	if (print_counts(in, r) < 0) {
-		fprintf(stderr, "ktprof info: %s: %s\n", path, input_problem(in));
+	c = print_counts(in, r);
+	if (c < 0) {
+		/* Said once: the check of every chunk below finds the same damage. */
+		cmd_error("info", "%s: %s", path, c == -EBADMSG ? input_problem(in) : error_str(c));
 		ret = 1;
 	}
 	if (r) {
@@ -228,7 +232,8 @@ int cmd_info(int argc, char **argv)
 
 		if (capture_reader_verify(r)) {
 			printf("file              DAMAGED: %s\n", st->problem);
-			fprintf(stderr, "ktprof info: %s: %s\n", path, st->problem);
+			if (!ret)
+				cmd_error("info", "%s: %s", path, st->problem);
 			ret = 1;
 		} else if (st->complete) {
 			printf("file              complete: format %u.%u, %" PRIu64 " chunks, %" PRIu64 " bytes\n",

@@ -217,9 +217,7 @@ static void warn(const struct report *r)
 		return;
 	if (!symbolizer_has_kallsyms(r->sym))
 		cmd_error("report", "no kallsyms snapshot: kernel frames stay addresses");
-	if (symbolizer_mismatched(r->sym))
-		cmd_error("report", "%u binaries differ from the ones that ran (build id): their frames stay unresolved",
-			  symbolizer_mismatched(r->sym));
+	cmd_symbol_files("report", r->sym);
 }
 
 struct html_ctx {

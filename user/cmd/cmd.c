@@ -12,6 +12,8 @@
 #include "capture/capture-read.h"
 #include "capture/input.h"
 #include "cmd/cmd.h"
+#include "symbols/symbolizer.h"
+#include "util/outfile.h"
 
 void cmd_error(const char *cmd, const char *fmt, ...)
 {
@@ -37,35 +39,46 @@ int cmd_usage(const struct opts *o, int key)
 int cmd_write_file(const char *cmd, const char *path,
 		   int (*write)(void *ctx, FILE *out), void *ctx)
 {
-	char tmp[PATH_MAX];
+	struct outfile *of = outfile_open(path, 0644, 0);
 	FILE *f = NULL;
-	int fd, ret;
+	int fd = -1, ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.part", path) >= (int)sizeof(tmp)) {
-		cmd_error(cmd, "%s: %s", path, strerror(ENAMETOOLONG));
-		return 1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (of)
+		fd = dup(outfile_fd(of));	/* fclose() closes it, not the outfile's */
 	if (fd >= 0)
 		f = fdopen(fd, "w");
 	if (!f) {
-		cmd_error(cmd, "%s: %s", tmp, strerror(errno));
+		ret = errno;
+		cmd_error(cmd, "%s: %s", path, error_str(ret));
 		if (fd >= 0)
 			close(fd);
+		if (of)
+			outfile_discard(of);
 		return 1;
 	}
 	ret = write(ctx, f);
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
+	if (ret)
+		outfile_discard(of);
+	else
+		ret = outfile_close(of);
 	if (ret) {
-		unlink(tmp);
 		cmd_error(cmd, "%s: %s", path, error_str(ret));
 		return 1;
 	}
 	fprintf(stderr, "ktprof %s: wrote %s\n", cmd, path);
 	return 0;
+}
+
+void cmd_symbol_files(const char *cmd, const struct symbolizer *s)
+{
+	if (symbolizer_mismatched(s))
+		cmd_error(cmd, "%u binaries differ from the ones that ran (build id): their frames stay unresolved",
+			  symbolizer_mismatched(s));
+	if (symbolizer_unreadable(s))
+		cmd_error(cmd, "%u binaries could not be read (absent, or not regular files on a disk): their frames stay unresolved",
+			  symbolizer_unreadable(s));
 }
 
 struct input *cmd_input_open(const char *cmd, const char *path)

@@ -50,12 +50,19 @@ void cmd_error(const char *cmd, const char *fmt, ...)
 int cmd_usage(const struct opts *o, int key);
 
 /*
- * Write @path through @write: to PATH.part, created (never through a
- * symlink, never over an existing file), renamed into place when complete,
- * removed on failure; "wrote PATH" on stderr. The exit status.
+ * Write @path through @write, created through util/outfile.h (never
+ * through a symlink; it appears, whole, when complete; nothing is left on
+ * failure); "wrote PATH" on stderr. The exit status.
  */
 int cmd_write_file(const char *cmd, const char *path,
 		   int (*write)(void *ctx, FILE *out), void *ctx);
+
+/*
+ * On stderr: how many binaries the capture names could not be used for
+ * user frames (another build, or unreadable: absent, not a regular file).
+ */
+struct symbolizer;
+void cmd_symbol_files(const char *cmd, const struct symbolizer *s);
 
 /* input_open(@path), saying why on stderr when it fails. */
 struct input *cmd_input_open(const char *cmd, const char *path);

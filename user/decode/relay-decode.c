@@ -46,13 +46,15 @@ int relay_decoder_feed(struct relay_decoder *d, const void *buf, size_t len)
 {
 	size_t unread = d->end - d->start;
 
+	if (!len)
+		return 0;
 	if (d->start && (d->start > d->cap / 2 || unread + len > d->cap)) {
 		memmove(d->buf, d->buf + d->start, unread);
 		d->start = 0;
 		d->end = unread;
 	}
 	if (d->end + len > d->cap) {
-		size_t cap = d->cap ? d->cap : 65536;
+		size_t cap = d->cap ? d->cap : 4096;	/* grows as needed: streams may be many */
 		uint8_t *nb;
 
 		while (cap < d->end + len)
@@ -277,7 +279,8 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 {
 	for (;;) {
 		size_t avail = d->end - d->start;
-		const uint8_t *p = d->buf + d->start;
+		/* No buffer before the first bytes: NULL + 0 is undefined too. */
+		const uint8_t *p = d->buf ? d->buf + d->start : NULL;
 		uint64_t before = d->ts;
 		struct ktp_hdr h;
 		int64_t lost;

@@ -7,11 +7,12 @@
 #include <zlib.h>
 
 #include "perfetto/pf-out.h"
+#include "util/outfile.h"
 
 #define PF_OUT_BUF (1 << 20)
 
 struct pf_out {
-	char *path, *tmp;
+	struct outfile *of;
 	FILE *f;
 	gzFile gz;
 	uint8_t *buf;
@@ -24,33 +25,36 @@ struct pf_out *pf_out_open(const char *path)
 {
 	struct pf_out *o = calloc(1, sizeof(*o));
 	size_t n = strlen(path);
-	int err;
+	int err, fd = -1;
 
 	if (!o)
 		return NULL;
-	o->path = strdup(path);
 	o->buf = malloc(PF_OUT_BUF);
-	if (!o->path || !o->buf || asprintf(&o->tmp, "%s.part", path) < 0) {
-		err = ENOMEM;
+	o->of = o->buf ? outfile_open(path, 0644, 0) : NULL;
+	if (!o->of) {
+		err = o->buf ? errno : ENOMEM;
 		goto fail;
 	}
-	if (n > 3 && !strcmp(path + n - 3, ".gz")) {
-		o->gz = gzopen(o->tmp, "wb6");
-		if (!o->gz) {
-			err = errno ? errno : ENOMEM;
-			goto fail;
-		}
-	} else {
-		o->f = fopen(o->tmp, "wb");
-		if (!o->f) {
-			err = errno;
-			goto fail;
-		}
+	/* zlib and stdio close their own descriptor; the outfile keeps its own. */
+	fd = dup(outfile_fd(o->of));
+	if (fd < 0) {
+		err = errno;
+		goto fail;
+	}
+	if (n > 3 && !strcmp(path + n - 3, ".gz"))
+		o->gz = gzdopen(fd, "wb6");
+	else
+		o->f = fdopen(fd, "wb");
+	if (!o->gz && !o->f) {
+		err = errno ? errno : ENOMEM;
+		goto fail;
 	}
 	return o;
 fail:
-	free(o->path);
-	free(o->tmp);
+	if (fd >= 0)
+		close(fd);
+	if (o->of)
+		outfile_discard(o->of);
 	free(o->buf);
 	free(o);
 	errno = err;
@@ -167,8 +171,6 @@ uint64_t pf_out_packets(const struct pf_out *o)
 
 static void pf_out_free(struct pf_out *o)
 {
-	free(o->path);
-	free(o->tmp);
 	free(o->buf);
 	free(o);
 }
@@ -183,10 +185,10 @@ int pf_out_close(struct pf_out *o)
 	} else if (fclose(o->f) && !ret) {
 		ret = -errno;
 	}
-	if (!ret && rename(o->tmp, o->path))
-		ret = -errno;
 	if (ret)
-		unlink(o->tmp);
+		outfile_discard(o->of);
+	else
+		ret = outfile_close(o->of);
 	pf_out_free(o);
 	return ret;
 }
@@ -197,6 +199,6 @@ void pf_out_abort(struct pf_out *o)
 		gzclose(o->gz);
 	else
 		fclose(o->f);
-	unlink(o->tmp);
+	outfile_discard(o->of);
 	pf_out_free(o);
 }

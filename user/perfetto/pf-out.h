@@ -2,7 +2,8 @@
 /*
  * Perfetto trace output: TracePackets framed as the Trace message's
  * repeated field 1, streamed to a file, gzip-compressed when the name ends
- * in ".gz". Written to NAME.part and renamed when complete.
+ * in ".gz". Created through util/outfile.h: the file appears, whole, when
+ * closed.
  */
 #ifndef KTPROF_PF_OUT_H
 #define KTPROF_PF_OUT_H
@@ -15,7 +16,7 @@
 
 struct pf_out;
 
-/* NULL with errno. */
+/* NULL with errno (ERROR_NOT_REGULAR: @path exists as something else). */
 struct pf_out *pf_out_open(const char *path);
 
 /* 0 or -errno (the first error sticks). */

@@ -206,7 +206,7 @@ int recorder_prepare(struct recorder *r)
 {
 	int ret;
 
-	r->w = capture_writer_open(r->cfg.output);
+	r->w = capture_writer_open(r->cfg.output, OUTFILE_IN_PLACE);
 	if (!r->w) {
 		return error_set(&r->err, -errno, "%s: %s", r->cfg.output,
 				 strerror(errno));

@@ -152,6 +152,12 @@ int snapshot_procmaps(struct capture_writer *w, struct error *err)
 	}
 	closedir(d);
 	fclose(out);
+	/* For reference only: past what readers accept, cut at a line. */
+	if (all_len > ktpc_section_max(KTPC_PROCMAPS)) {
+		all_len = ktpc_section_max(KTPC_PROCMAPS);
+		while (all_len && all[all_len - 1] != '\n')
+			all_len--;
+	}
 	ret = add_text(w, KTPC_PROCMAPS, all, all_len);
 	free(all);
 	return ret;

@@ -62,12 +62,20 @@ static void add_timeline(struct analyze_cpu *a, struct cpu_result *r, uint64_t f
 		from = a->t0;
 	if (to <= from)
 		return;
-	while (to - a->t0 > a->bucket_ns * CPU_TIMELINE_BUCKETS)
+	/*
+	 * Divided, not multiplied: times come from the capture and can be
+	 * anything, and bucket_ns * CPU_TIMELINE_BUCKETS would wrap.
+	 */
+	while ((to - a->t0 - 1) / CPU_TIMELINE_BUCKETS >= a->bucket_ns)
 		widen(a);
 	while (from < to) {
-		uint64_t i = (from - a->t0) / a->bucket_ns;
-		uint64_t end = a->t0 + (i + 1) * a->bucket_ns;
-		uint64_t d = (to < end ? to : end) - from;
+		uint64_t i = (from - a->t0) / a->bucket_ns, end;
+		uint64_t d;
+
+		if (__builtin_mul_overflow(i + 1, a->bucket_ns, &end) ||
+		    __builtin_add_overflow(end, a->t0, &end))
+			end = UINT64_MAX;	/* the last bucket reaches the end of time */
+		d = (to < end ? to : end) - from;
 
 		if (busy)
 			r->timeline[i] += d;

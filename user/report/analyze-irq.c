@@ -108,7 +108,10 @@ static int take_ipi(struct analyze_irq *a, const struct event *ev)
 		return -ENOMEM;
 	from->ipi_sent++;
 	p->sent++;
+	/* Targets the session did not have are damage (per-CPU tables grow). */
 	if (!ev->flags) {
+		if (r.cpu >= a->s->nr_cpus)
+			return 0;
 		to = cpu_res(a, r.cpu);
 		if (!to)
 			return -ENOMEM;
@@ -123,6 +126,8 @@ static int take_ipi(struct analyze_irq *a, const struct event *ev)
 			if (!(word & (1ull << bit)))
 				continue;
 			word &= ~(1ull << bit);
+			if (w * 64 + bit >= a->s->nr_cpus)
+				return 0;
 			to = cpu_res(a, w * 64 + bit);
 			if (!to)
 				return -ENOMEM;

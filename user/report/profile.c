@@ -7,6 +7,7 @@
 #include "report/profile.h"
 #include "util/hash.h"
 #include "util/str-intern.h"
+#include "util/text.h"
 #include "util/u64-map.h"
 
 struct stack {
@@ -378,9 +379,12 @@ void profile_write_folded(const struct profile *p, FILE *out)
 			f = open_memstream(&line, &len);
 			if (!f)
 				continue;
-			fputs(task_table_comm(p->tasks, s->tgid, comm, sizeof(comm)), f);
-			for (f_i = 0; f_i < s->n; f_i++)
-				fprintf(f, ";%s", str_intern_get(&p->names, s->ids[f_i]));
+			/* Names from the capture: escaped, one stack per line. */
+			text_fputs(task_table_comm(p->tasks, s->tgid, comm, sizeof(comm)), f);
+			for (f_i = 0; f_i < s->n; f_i++) {
+				fputc(';', f);
+				text_fputs(str_intern_get(&p->names, s->ids[f_i]), f);
+			}
 			fprintf(f, " %" PRIu64, s->count);
 			fclose(f);
 			if (n == cap) {
@@ -397,7 +401,8 @@ void profile_write_folded(const struct profile *p, FILE *out)
 			lines[n++] = line;
 		}
 	}
-	qsort(lines, n, sizeof(*lines), by_line);
+	if (n)	/* qsort(NULL, 0) is undefined */
+		qsort(lines, n, sizeof(*lines), by_line);
 	for (j = 0; j < n; j++)
 		fprintf(out, "%s\n", lines[j]);
 out:

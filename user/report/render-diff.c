@@ -15,6 +15,7 @@
 #include "report/json-build.h"
 #include "report/render-diff.h"
 #include "report/svg.h"
+#include "util/text.h"
 
 #define W 900
 #define LEFT 70
@@ -69,7 +70,7 @@ static void text_side(FILE *out, const char *label, const struct diff_run *x)
 	char a[32];
 
 	fprintf(out, "%s: %s, %s%s%u CPUs, window %s, %" PRIu64 " events, %" PRIu64
-		" records lost\n", label, x->r->path, x->r->have_meta ? x->r->meta.kernel : "",
+		" records lost\n", label, x->r->path, x->r->have_meta ? text_esc(x->r->meta.kernel) : "",
 		x->r->have_meta ? ", " : "", x->cpus, render_ns(x->r->window_ns, a, sizeof(a)),
 		x->r->events, x->r->lost);
 }
@@ -81,7 +82,7 @@ static void text_dist(FILE *out, const struct diff_item *it)
 	char b[16];
 	int s, k;
 
-	fprintf(out, "  %-22s %-16.16s", it->metric, it->name);
+	fprintf(out, "  %-22s %-16.16s", it->metric, text_esc(it->name));
 	for (s = 0; s < 2; s++) {
 		if (s)
 			fprintf(out, "  %-22s %-16s", "", "");
@@ -122,7 +123,7 @@ static void text_items(FILE *out, const struct diff *d, const struct report_view
 			continue;
 		if (e != DIFF_MACHINE && e != DIFF_CPU && rows++ >= v->top * 4)
 			break;
-		fprintf(out, "  %-22s %-16.16s %12s %12s %12s\n", it->metric, it->name,
+		fprintf(out, "  %-22s %-16.16s %12s %12s %12s\n", it->metric, text_esc(it->name),
 			it->in_a ? value_str(it, it->a, a, sizeof(a)) : "-",
 			it->in_b ? value_str(it, it->b, b, sizeof(b)) : "-", change_str(it, c, sizeof(c)));
 	}
@@ -158,7 +159,7 @@ int render_diff_text(const struct diff *d, const struct report_view *v, FILE *ou
 		fprintf(out, "  no significant change\n");
 	for (i = 0; i < d->nverdict; i++)
 		fprintf(out, "  %zu. %s\n", i + 1,
-			diff_sentence(d, &d->items[d->verdict[i]], line, sizeof(line)));
+			text_esc(diff_sentence(d, &d->items[d->verdict[i]], line, sizeof(line))));
 	text_items(out, d, v, DIFF_MACHINE, "machine");
 	text_items(out, d, v, DIFF_CPU, "CPUs");
 	text_items(out, d, v, DIFF_PROCESS, "processes (by name)");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/render.h"
+#include "util/text.h"	/* names from the capture: text_esc() */
 
 #define SUMMARY_ROWS 5
 #define SUMMARY_FINDINGS 3
@@ -88,7 +89,7 @@ static void print_header(FILE *out, const struct report *r)
 
 	fprintf(out, "ktprof report: %s\n", r->path);
 	if (r->have_meta)
-		fprintf(out, "kernel %s (%s), ", r->meta.kernel, r->meta.machine);
+		fprintf(out, "kernel %s (%s), ", text_esc(r->meta.kernel), text_esc(r->meta.machine));
 	fprintf(out, "%u CPUs, window %s", r->nr_cpus, render_ns(r->window_ns, a, sizeof(a)));
 	if (r->session_start)
 		fprintf(out, " (+%s to +%s)",
@@ -97,8 +98,8 @@ static void print_header(FILE *out, const struct report *r)
 	fprintf(out, ", %" PRIu64 " events\n", r->events);
 	if (r->sched_ext[0].present)
 		fprintf(out, "sched_ext: %s at start, %s at stop\n",
-			sched_ext_str(&r->sched_ext[0], b, sizeof(b)),
-			r->sched_ext[1].present ? sched_ext_str(&r->sched_ext[1], c, sizeof(c)) : "?");
+			text_esc(sched_ext_str(&r->sched_ext[0], b, sizeof(b))),
+			r->sched_ext[1].present ? text_esc(sched_ext_str(&r->sched_ext[1], c, sizeof(c))) : "?");
 	fprintf(out, "lost records: %" PRIu64 "%s", r->lost,
 		r->lost ? " (their time is excluded from every figure)\n" : "\n");
 	print_unknown(out, r);
@@ -183,7 +184,7 @@ static void print_threads_runtime(FILE *out, const struct report *r, const struc
 		const struct sched_thread *th = &r->sched.threads[t[i]];
 
 		fprintf(out, "  %8u %8u %-16s %9s %5.1f%% %5.1f%% %8" PRIu64 " %8" PRIu64 "\n",
-			th->pid, th->tgid, report_thread_name(r, t[i]),
+			th->pid, th->tgid, text_esc(report_thread_name(r, t[i])),
 			render_ns(rt->runtime_ns, a, sizeof(a)), pct(rt->runtime_ns, r->window_ns),
 			pct(rt->runtime_ns, machine), rt->voluntary, rt->involuntary);
 	}
@@ -226,7 +227,7 @@ static void print_processes_runtime(FILE *out, const struct report *r,
 		const struct process_result *pr = &r->procs[p[i]];
 
 		fprintf(out, "  %8u %-16s %7u %9s %5.1f%% %5.1f%% %8" PRIu64 " %8" PRIu64 "\n",
-			r->sched.procs[p[i]].tgid, r->sched.procs[p[i]].comm, pr->threads,
+			r->sched.procs[p[i]].tgid, text_esc(r->sched.procs[p[i]].comm), pr->threads,
 			render_ns(pr->runtime_ns, a, sizeof(a)), pct(pr->runtime_ns, r->window_ns),
 			pct(pr->runtime_ns, r->known_ns), pr->voluntary, pr->involuntary);
 	}
@@ -305,7 +306,7 @@ static void print_latency_kind(FILE *out, const struct report *r,
 
 		if (!r->latency.threads[t[i]].h[kind].count)
 			continue;
-		snprintf(label, sizeof(label), "%s (%u)", report_thread_name(r, t[i]), th->pid);
+		snprintf(label, sizeof(label), "%s (%u)", text_esc(report_thread_name(r, t[i])), th->pid);
 		print_dist(out, label, &r->latency.threads[t[i]].h[kind]);
 		shown++;
 	}
@@ -338,7 +339,7 @@ static void print_states(FILE *out, const struct report *r, const struct report_
 		for (k = SCHED_RUNNING; k < SCHED_DEAD; k++)
 			known += st->ns[k];
 		fprintf(out, "  %8u %-16s %6.1f%% %7.1f%% %7.1f%% %7.1f%% %5.1f%% %6.1f%%\n",
-			r->sched.threads[t[i]].pid, report_thread_name(r, t[i]),
+			r->sched.threads[t[i]].pid, text_esc(report_thread_name(r, t[i])),
 			pct(st->ns[SCHED_RUNNING], r->window_ns),
 			pct(st->ns[SCHED_RUNNABLE], r->window_ns),
 			pct(st->ns[SCHED_SLEEPING], r->window_ns),
@@ -400,7 +401,7 @@ static void print_migrations(FILE *out, const struct report *r, const struct rep
 		if (!migrations_of(r, t[i]))
 			break;
 		fprintf(out, "  %8u %-16s %8" PRIu64 " %8" PRIu64 " %9" PRIu64 " %10" PRIu64 "\n",
-			r->sched.threads[t[i]].pid, report_thread_name(r, t[i]),
+			r->sched.threads[t[i]].pid, text_esc(report_thread_name(r, t[i])),
 			migrations_of(r, t[i]), m->count[0], m->count[1], m->count[2]);
 		shown++;
 	}
@@ -413,7 +414,7 @@ static const char *who(const struct report *r, uint32_t t, char *buf, size_t len
 {
 	if (t == SCHED_IDLE)
 		return "swapper";
-	snprintf(buf, len, "%s (%u)", report_thread_name(r, t), r->sched.threads[t].pid);
+	snprintf(buf, len, "%s (%u)", text_esc(report_thread_name(r, t)), r->sched.threads[t].pid);
 	return buf;
 }
 
@@ -458,7 +459,7 @@ static void print_wakers(FILE *out, const struct report *r, const struct report_
 		if (e->b >= r->sched.nr_threads || !r->thread_selected[e->b])
 			continue;
 		fprintf(out, "  %8" PRIu64 "  %-24.24s %-22.22s %8s %8s\n", e->count,
-			report_waker_name(r, e->a, a, sizeof(a)), who(r, e->b, b, sizeof(b)),
+			text_esc(report_waker_name(r, e->a, a, sizeof(a))), who(r, e->b, b, sizeof(b)),
 			e->n ? render_ns(e->sum / e->n, c[0], 16) : "-",
 			e->n ? render_ns(e->max, c[1], 16) : "-");
 		shown++;
@@ -511,7 +512,7 @@ static void print_irq_handlers(FILE *out, const struct report *r, const struct r
 		"p99", "max");
 	for (i = 0; i < r->irq.nr_handlers && i < rows(v); i++)
 		fprintf(out, "  %-30.30s %8" PRIu64 " %9s %8s %8s %8s\n",
-			handler_name(r, h[i], name, sizeof(name)), h[i]->durations.count,
+			text_esc(handler_name(r, h[i], name, sizeof(name))), h[i]->durations.count,
 			render_ns(h[i]->self_ns, b[0], 16),
 			render_ns((uint64_t)hist_mean(&h[i]->durations), b[1], 16),
 			render_ns(hist_percentile(&h[i]->durations, 99), b[2], 16),
@@ -543,8 +544,8 @@ static void print_irq(FILE *out, const struct report *r, const struct report_vie
 	fprintf(out, "  %-30s %8s %8s\n", "IPI function", "sent", "targets");
 	for (i = 0; i < r->irq.nr_ipis; i++)
 		fprintf(out, "  %-30.30s %8" PRIu64 " %8" PRIu64 "\n",
-			r->irq.ipis[i].callback ? report_ksym(r, r->irq.ipis[i].callback, sym,
-							      sizeof(sym)) : "(reschedule)",
+			r->irq.ipis[i].callback ? text_esc(report_ksym(r, r->irq.ipis[i].callback, sym,
+								  sizeof(sym))) : "(reschedule)",
 			r->irq.ipis[i].sent, r->irq.ipis[i].targets);
 }
 
@@ -556,7 +557,7 @@ static const char *subject_name(const struct report *r, enum finding_subject s, 
 	if (s == SUBJECT_CPU)
 		snprintf(buf, len, "CPU %u", id);
 	else if (s == SUBJECT_THREAD)
-		snprintf(buf, len, "%s (%u)", report_thread_name(r, id), r->sched.threads[id].pid);
+		snprintf(buf, len, "%s (%u)", text_esc(report_thread_name(r, id)), r->sched.threads[id].pid);
 	else
 		snprintf(buf, len, "machine");
 	return buf;
@@ -571,7 +572,7 @@ static void print_findings(FILE *out, const struct report *r, const struct repor
 		fprintf(out, "  none\n");
 	for (i = 0; i < r->findings.n && i < (v->summary ? SUMMARY_FINDINGS : rows(v)); i++)
 		fprintf(out, "  [%s] %s\n", findings_rules[r->findings.v[i].rule].name,
-			r->findings.v[i].text);
+			text_esc(r->findings.v[i].text));
 	if (r->findings.n > (v->summary ? SUMMARY_FINDINGS : rows(v)))
 		fprintf(out, "  ... %zu more (--findings)\n",
 			r->findings.n - (v->summary ? SUMMARY_FINDINGS : rows(v)));
@@ -609,7 +610,7 @@ static void print_profile_table(FILE *out, const struct profile *p, int64_t tgid
 	for (i = 0; i < n && i < top; i++)
 		fprintf(out, "  %8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%%  %s\n", rows[i].self,
 			pct(rows[i].self, samples), rows[i].total, pct(rows[i].total, samples),
-			rows[i].symbol);
+			text_esc(rows[i].symbol));
 	free(rows);
 }
 
@@ -624,13 +625,13 @@ static void print_profile(FILE *out, const struct report *r, const struct report
 	fprintf(out, "%sCPU profile: %" PRIu64 " samples", v->sections == SECTION_PROFILE ?
 		"" : "\n", total);
 	if (r->have_meta && r->meta.samples[0])
-		fprintf(out, " of %s", r->meta.samples);
+		fprintf(out, " of %s", text_esc(r->meta.samples));
 	fprintf(out, ", %u processes\n\n", n);
 	fprintf(out, "all processes, top %u symbols:\n", rows(v));
 	print_profile_table(out, r->profile, -1, total, rows(v));
 	for (i = 0; !v->summary && i < n; i++) {
 		fprintf(out, "\nprocess %u %s: %" PRIu64 " samples (%.1f%%)\n", pids[i],
-			task_table_comm(&r->tasks, pids[i], comm, sizeof(comm)), samples[i],
+			text_esc(task_table_comm(&r->tasks, pids[i], comm, sizeof(comm))), samples[i],
 			pct(samples[i], total));
 		print_profile_table(out, r->profile, pids[i], samples[i], v->top);
 	}
@@ -693,7 +694,7 @@ static void summary_threads(FILE *out, const struct report *r)
 		const struct runtime_result *rt = &r->runtime.threads[t[i]];
 
 		fprintf(out, "  %-16s %8u  %9s  %5.1f%% of a CPU  %6" PRIu64 " vol %6" PRIu64
-			" invol\n", report_thread_name(r, t[i]), r->sched.threads[t[i]].pid,
+			" invol\n", text_esc(report_thread_name(r, t[i])), r->sched.threads[t[i]].pid,
 			render_ns(rt->runtime_ns, a, sizeof(a)), pct(rt->runtime_ns, r->window_ns),
 			rt->voluntary, rt->involuntary);
 	}
@@ -715,7 +716,7 @@ static void summary_latency(FILE *out, const struct report *r)
 			render_ns(hist_percentile(h, 50), b[0], 16),
 			render_ns(hist_percentile(h, 99), b[1], 16), render_ns(h->max, b[2], 16));
 		if (t && n && r->latency.threads[t[0]].h[k].count)
-			fprintf(out, "   %s (%u) %s", report_thread_name(r, t[0]),
+			fprintf(out, "   %s (%u) %s", text_esc(report_thread_name(r, t[0])),
 				r->sched.threads[t[0]].pid,
 				render_ns(hist_percentile(&r->latency.threads[t[0]].h[k], 99), b[3], 16));
 		fputc('\n', out);
@@ -744,7 +745,7 @@ static void summary_rest(FILE *out, const struct report *r)
 		const struct pair *e = &r->wakers.edges.v[0];
 
 		fprintf(out, "wakings: %" PRIu64 "; most: %s waking %s, %" PRIu64 " times\n",
-			r->wakers.wakings, report_waker_name(r, e->a, a, sizeof(a)),
+			r->wakers.wakings, text_esc(report_waker_name(r, e->a, a, sizeof(a))),
 			who(r, e->b, b, sizeof(b)), e->count);
 	}
 	for (cpu = 0; cpu < r->irq.nr_cpus; cpu++) {

@@ -110,8 +110,8 @@ static int setup(struct report *r, struct input *in, struct error *err)
 	/* Samples need the FILE records first; the rest only kallsyms. */
 	if (want_profile(r))
 		r->sym = symbolizer_for_capture(r->path, in, r->cfg.symfs, err);
-	else if (!(r->sym = symbolizer_new(input_kallsyms(in), NULL)))
-		error_set(err, -ENOMEM, NULL);
+	else
+		r->sym = symbolizer_for_kernel(in, NULL, err);
 	if (!r->sym)
 		return err->code;
 	if (want_profile(r)) {

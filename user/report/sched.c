@@ -734,6 +734,12 @@ static void on_migrate(struct sched *s, const struct event *ev)
 	if (!sched_in_window(s, ev->ts))
 		return;
 	memcpy(&r, ev->rec, sizeof(r));
+	/*
+	 * A CPU the session did not have (it knows all from the start) is
+	 * damage: per-CPU tables would grow to 65536 CPUs for it.
+	 */
+	if (r.orig_cpu >= s->nr_cpus || r.dest_cpu >= s->nr_cpus)
+		return;
 	t = thread_of(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;

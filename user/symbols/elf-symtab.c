@@ -10,6 +10,7 @@
 
 #include "ktprof_abi.h"
 #include "symbols/elf-symtab.h"
+#include "util/infile.h"
 
 struct elf_func {
 	uint64_t start, size;
@@ -148,9 +149,10 @@ struct elf_symtab *elf_symtab_open(const char *path, struct error *err)
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The path comes from a capture: a FIFO, a device, /proc/kcore are not read. */
+	fd = infile_open(AT_FDCWD, path, INFILE_DISK_ONLY);
 	if (fd < 0) {
-		error_set(err, -errno, "%s: %s", path, strerror(errno));
+		error_set(err, fd, "%s: %s", path, error_str(fd));
 		goto fail;
 	}
 	elf_version(EV_CURRENT);
@@ -174,7 +176,8 @@ struct elf_symtab *elf_symtab_open(const char *path, struct error *err)
 		error_set(err, ret, "%s: %s", path, error_str(ret));
 		goto fail;
 	}
-	qsort(t->funcs, t->n, sizeof(*t->funcs), by_start);
+	if (t->n)	/* funcs is NULL without a symbol table */
+		qsort(t->funcs, t->n, sizeof(*t->funcs), by_start);
 	elf_end(elf);
 	close(fd);
 	return t;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +56,18 @@ static int by_addr(const void *a, const void *b)
 static int parse_line(struct kallsyms *ks, const char *line, const char *end,
 		      uint32_t *last_module, char *last_module_name)
 {
-	char *p;
-	uint64_t addr = strtoull(line, &p, 16);
 	const char *name, *name_end, *mod = NULL, *mod_end = NULL;
-	char type;
+	uint64_t addr;
+	char type, *p;
 
-	if (p == line || *p != ' ' || p + 3 > end)
+	/*
+	 * strtoull() skips leading white space, newlines included: on a run
+	 * of blank lines each would rescan the rest of the run.
+	 */
+	if (!isxdigit((unsigned char)*line))
+		return 0;
+	addr = strtoull(line, &p, 16);
+	if (*p != ' ' || p + 3 > end)
 		return 0;
 	type = p[1];
 	if (p[2] != ' ')

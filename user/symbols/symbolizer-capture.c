@@ -37,16 +37,28 @@ static int take_index(struct symbolizer *s, struct input *in)
 	return ret == -EBADMSG ? 0 : ret ? ret : 1;
 }
 
+struct symbolizer *symbolizer_for_kernel(struct input *in, const char *symfs,
+					 struct error *err)
+{
+	struct symbolizer *s;
+	const char *kallsyms;
+
+	if (input_kallsyms(in, &kallsyms, err))
+		return NULL;
+	s = symbolizer_new(kallsyms, symfs);
+	if (!s)
+		error_set(err, -ENOMEM, NULL);
+	return s;
+}
+
 struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
 					  const char *symfs, struct error *err)
 {
-	struct symbolizer *s = symbolizer_new(input_kallsyms(in), symfs);
+	struct symbolizer *s = symbolizer_for_kernel(in, symfs, err);
 	int ret;
 
-	if (!s) {
-		error_set(err, -ENOMEM, NULL);
+	if (!s)
 		return NULL;
-	}
 	ret = take_index(s, in);
 	if (ret < 0) {
 		error_set(err, ret, NULL);

@@ -13,7 +13,15 @@
 #include "capture/input.h"
 #include "symbols/symbolizer.h"
 
-/* NULL with the reason in @err. */
+/*
+ * Kernel frames only (the kallsyms snapshot; a capture without one gives
+ * addresses). NULL with the reason in @err: the snapshot is there but
+ * cannot be read (damaged, too large, not a regular file).
+ */
+struct symbolizer *symbolizer_for_kernel(struct input *in, const char *symfs,
+					 struct error *err);
+
+/* Kernel and user frames. NULL with the reason in @err. */
 struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
 					  const char *symfs, struct error *err);
 

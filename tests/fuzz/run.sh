@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the libFuzzer harnesses of tests/fuzz/: each first on every bad input
+# of issue 14 that fits it (tests/bad-input/, plus the ones
+# tests/bad-input/make-inputs.sh makes), then fuzzing for SECONDS from its
+# corpus in build/fuzz/corpus/NAME (seeded with what gen-capture makes,
+# grown by every run). One PASS/FAIL line per step; a crash, a leak, a
+# hang (-timeout) or an input over the memory limit is a FAIL, its input
+# kept in build/fuzz/artifacts/.
+# usage: tests/fuzz/run.sh [--seconds N] [NAME...]   (after make fuzz-bin)
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+seconds=20
+if [ "${1:-}" = --seconds ]; then
+	seconds=$2
+	shift 2
+fi
+[ $# -gt 0 ] || set -- capture relay rawdir elf
+fz=build/fuzz
+gen=build/tools/gen-capture
+pack=build/tools/fuzz-pack
+mkdir -p "$fz/artifacts" "$fz/logs"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ktprof-fuzz-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Seeds, from gen-capture: small (the fuzzer mutates them fast), each
+# feature there (samples, losses, IRQs, FILE and MAP records).
+seed_corpora() {
+	local c=$fz/corpus s dir f
+	mkdir -p "$c/capture" "$c/relay" "$c/rawdir" "$c/elf"
+	[ -e "$c/.seeded" ] && return 0
+	"$gen" -S -o "$c/capture/scenario.ktp" &&
+	"$gen" -S -u -o "$c/capture/scenario-stored.ktp" &&
+	"$gen" -n 400 -c 2 -l 50 -o "$c/capture/gen400.ktp" &&
+	"$gen" -n 400 -c 2 -l 50 -u -o "$c/capture/gen400-stored.ktp" || return 1
+	for s in tests/report/*.scn; do
+		"$gen" -t "$s" -u -o "$c/capture/$(basename "$s" .scn).ktp" || return 1
+	done
+	for s in scenario gen400 irq; do
+		dir=$work/seed-$s
+		case $s in
+		scenario) "$gen" -S -d "$dir" ;;
+		gen400) "$gen" -n 400 -c 2 -l 50 -d "$dir" ;;
+		*) "$gen" -t tests/report/$s.scn -d "$dir" ;;
+		esac || return 1
+		"$pack" "$dir" "$c/rawdir/$s.pack" || return 1
+		for f in "$dir"/cpu*; do
+			cp "$f" "$c/relay/$s-$(basename "$f")" || return 1
+		done
+	done
+	cp build/workloads/* "$c/elf/" || return 1
+	touch "$c/.seeded"
+}
+
+# The bad inputs, as files for each harness.
+regressions() {
+	local r=$work/regress d
+	mkdir -p "$r/capture" "$r/relay" "$r/rawdir" "$r/elf"
+	tests/bad-input/make-inputs.sh "$work/made" >/dev/null || return 1
+	cp tests/bad-input/*.ktp "$work"/made/*.ktp "$r/capture/" || return 1
+	for d in tests/bad-input/rawdir-* tests/bad-input/fuzz-rawdir-* "$work"/made/rawdir-*; do
+		"$pack" "$d" "$r/rawdir/$(basename "$d").pack" || return 1
+		[ -f "$d/cpu0" ] && [ ! -p "$d/cpu0" ] && cp "$d/cpu0" "$r/relay/$(basename "$d")-cpu0"
+	done
+	# ELF: empty, and a header cut short.
+	: >"$r/elf/empty"
+	head -c 100 build/workloads/ticker >"$r/elf/cut-header"
+}
+
+# libFuzzer's options: a hang is an input taking 30 s (the machine may be
+# busy: a slow input takes 1 s at most when it is not); 2 GB is a leak.
+opts=(-timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+      "-artifact_prefix=$fz/artifacts/")
+export KTPROF_FUZZ_ELF=$top/build/workloads/hotfuncs
+
+if ! seed_corpora || ! regressions; then
+	echo "FAIL fuzz/inputs: cannot make the corpora or the bad inputs"
+	exit 0
+fi
+
+for name in "$@"; do
+	bin=$fz/fuzz-$name log=$fz/logs/$name
+	if [ ! -x "$bin" ]; then
+		echo "FAIL fuzz/$name: $bin missing (make fuzz-bin)"
+		continue
+	fi
+	n=$(find "$work/regress/$name" -type f | wc -l)
+	if "$bin" "${opts[@]}" "$work/regress/$name"/* >"$log.regress" 2>&1; then
+		echo "PASS fuzz/$name-bad-inputs ($n inputs)"
+	else
+		echo "FAIL fuzz/$name-bad-inputs"
+		grep -E 'ERROR|SUMMARY|Running:|==' "$log.regress" | tail -n 20 | sed 's/^/    /'
+	fi
+	if "$bin" "${opts[@]}" -max_total_time="$seconds" "$fz/corpus/$name" >"$log.fuzz" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log.fuzz")
+		echo "PASS fuzz/$name (${seconds} s, ${runs:-?} runs, corpus $(ls "$fz/corpus/$name" | wc -l))"
+	else
+		echo "FAIL fuzz/$name (log: $log.fuzz)"
+		grep -E 'ERROR|SUMMARY|Test unit written|^    #' "$log.fuzz" | tail -n 25 | sed 's/^/    /'
+	fi
+done
