@@ -60,14 +60,6 @@ def main():
     if len(kern) < 50 or len(entry) < 0.8 * len(kern):
         fail("syscall entry missing from kernel stacks")
 
-    # 3. Sample count: rate x duration x CPUs (cpu-clock fires busy or not).
-    for cpu, m in sorted(marks.items()):
-        dur = (m["stop"] - m["start"]) / 1e9
-        n = sum(1 for s in samples if s["cpu"] == cpu)
-        want = 999 * dur
-        print("cpu %d: %d samples in %.2f s, expected %.0f" % (cpu, n, dur, want))
-        if abs(n - want) > 0.15 * want:
-            fail("cpu %d: %d samples, expected %.0f +- 15%%" % (cpu, n, want))
     busy = sum(1 for s in samples if s["pid"] in hog_pids)
     print("hogs: %d samples" % busy)
 
