@@ -2,7 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for VM tests; sourced by tests/vm/t-*.sh, which run as root in the
 # guest. `bash lib.sh unload` unloads a module a failed test left behind.
+#
+# Two phases: what needs the test kernel runs in the guest; what only reads
+# the files it left (ktprof dump, report, convert and the Python checkers)
+# runs on the host after the VM is gone, at native speed instead of under
+# TCG (tens of times slower). A test that has such a part defines guest()
+# and host() and ends with `run_phases`; tests/vm/run.sh runs host() with
+# the same KTPROF_TEST_OUT when guest() passed. Values host() needs from
+# the guest travel as files in KTPROF_TEST_OUT (note, noted).
 set -u
+KTPROF_PHASE=${KTPROF_PHASE:-guest}
 KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # The module built for this kernel, unless the caller names another.
 KTPROF_KO=${KTPROF_KO:-$KTPROF_TOP/build/kmod/$(uname -r)/kmod/ktprof.ko}
@@ -48,6 +57,28 @@ if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
 fi
 
 ctl() { echo "$1" >"$KTPROF_DBG/control"; }
+
+# Run this phase's part of a test; in the guest, leave word that a host
+# part follows.
+run_phases() {
+	case "$KTPROF_PHASE" in
+	guest)
+		guest
+		if declare -F host >/dev/null; then
+			: >"$KTPROF_TEST_OUT/.host-phase"
+		fi
+		;;
+	host) host ;;
+	*) fail "unknown phase '$KTPROF_PHASE'" ;;
+	esac
+}
+
+# Keep a value of the guest's for the host phase: note NAME VALUE; noted NAME.
+note() { printf '%s\n' "$2" >"$KTPROF_TEST_OUT/.note-$1"; }
+noted() {
+	[ -f "$KTPROF_TEST_OUT/.note-$1" ] || fail "the guest left no '$1'"
+	cat "$KTPROF_TEST_OUT/.note-$1"
+}
 
 # Copy a session's data like a shell-only init script: cpuN, meta, stats.
 dump_session() {

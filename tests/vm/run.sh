@@ -3,7 +3,9 @@
 # Run VM tests (tests/vm/t-*.sh) on test kernels and print one PASS or FAIL
 # line per test and kernel. A test fails when it exits non-zero, when the VM
 # dies while it runs, or when the kernel log shows a bug report (oops, BUG,
-# WARNING, KASAN, lockdep, ...) while it runs.
+# WARNING, KASAN, lockdep, ...) while it runs. Tests with a host phase
+# (tests/vm/lib.sh: run_phases) have their checks run on the host after
+# the VM, on the files the guest left.
 #
 # usage: tests/vm/run.sh [--kernel NAME]... [TEST...]
 #   NAME: 6.12, 6.1, 7.3, debug-X.Y (default: 6.12 6.1 7.3); TEST: a name like
@@ -66,10 +68,37 @@ report_group() {
 		elif [ "$rc" != 0 ]; then
 			echo "FAIL vm/$name@$kernel: exit $rc (${secs} s); log $log"
 			tail -n 30 "$log" | sed 's/^/    log| /'
+		elif read -r _ hrc hsecs < <(grep "^$(basename "$t" .sh) " \
+				"$out/results.host" 2>/dev/null); then
+			if [ "$hrc" != 0 ]; then
+				echo "FAIL vm/$name@$kernel: host phase exit $hrc (guest ${secs} s, host ${hsecs} s); log $log"
+				tail -n 30 "$log" | sed 's/^/    log| /'
+			else
+				echo "PASS vm/$name@$kernel (guest ${secs} s, host ${hsecs} s)"
+			fi
 		else
 			echo "PASS vm/$name@$kernel (${secs} s)"
 		fi
-		unset rc secs
+		unset rc secs hrc hsecs
+	done
+}
+
+# The host phase of the tests that passed in the guest and left word that
+# they have one (lib.sh: run_phases): their checks of the guest's files, at
+# native speed. Results go to OUT/results.host as "NAME RC SECONDS".
+run_host_phases() {	# KERNEL OUT TEST...
+	local kernel=$1 out=$2 t base rc start
+	shift 2
+	for t in "$@"; do
+		base=$(basename "$t" .sh)
+		read -r _ rc _ < <(grep "^$base " "$out/results" 2>/dev/null) || continue
+		[ "$rc" = 0 ] && [ -f "$out/$base.d/.host-phase" ] || continue
+		start=$(date +%s)
+		echo "--- host phase" >>"$out/$base.log"
+		KTPROF_PHASE=host KTPROF_TEST_OUT=$out/$base.d KTPROF_VM_KERNEL=$kernel \
+			timeout -k 10 600 bash "$t" >>"$out/$base.log" 2>&1
+		rc=$?
+		echo "$base $rc $(( $(date +%s) - start ))" >>"$out/results.host"
 	done
 }
 
@@ -89,6 +118,7 @@ run_group() {	# KERNEL OUT ARGS TEST...
 		"$top/tests/vm/guest.sh" "$out" "$@" \
 		>"$out/vm-run.out" 2>&1
 	vm_rc=$?
+	run_host_phases "$kernel" "$out" "$@"
 	{
 		# Reports outside any test (boot, shutdown) fail the boot itself.
 		bad=$(awk '/ktprof-test: begin /{on=1} /ktprof-test: end /{on=0; next} !on' \

@@ -6,39 +6,42 @@
 out=$KTPROF_TEST_OUT
 n=200000
 
-load_module subbuf_size=8192 n_subbufs=4
-ctl start
-mkdir -p "$out/raw"
-for f in "$KTPROF_DBG"/cpu*; do
-	( while [ ! -e "$out/.stop" ]; do cat "$f"; done >>"$out/raw/$(basename "$f")" ) &
-done
-flood=()
-"$WORKLOADS/sched-mix" -r 2000 -t 100 >/dev/null &
-flood+=($!)
-for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
-	taskset -c "$cpu" sh -c "echo $n > $KTPROF_DBG/selftest" &
+guest() {
+	load_module subbuf_size=8192 n_subbufs=4
+	ctl start
+	mkdir -p "$out/raw"
+	for f in "$KTPROF_DBG"/cpu*; do
+		( while [ ! -e "$out/.stop" ]; do cat "$f"; done >>"$out/raw/$(basename "$f")" ) &
+	done
+	flood=()
+	"$WORKLOADS/sched-mix" -r 2000 -t 100 >/dev/null &
 	flood+=($!)
-done
-wait "${flood[@]}"
-sleep 0.2
-ctl stop
-touch "$out/.stop"
-wait
-for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/raw/$(basename "$f")"; done
-cat "$KTPROF_DBG/stats" | tee "$out/raw/stats"
-cat "$KTPROF_DBG/meta" >"$out/raw/meta"
-unload_module
+	for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
+		taskset -c "$cpu" sh -c "echo $n > $KTPROF_DBG/selftest" &
+		flood+=($!)
+	done
+	wait "${flood[@]}"
+	sleep 0.2
+	ctl stop
+	touch "$out/.stop"
+	wait
+	for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/raw/$(basename "$f")"; done
+	cat "$KTPROF_DBG/stats" | tee "$out/raw/stats"
+	cat "$KTPROF_DBG/meta" >"$out/raw/meta"
+	unload_module
+}
 
-"$KTPROF" dump --json "$out/raw" >"$out/dump.json" 2>"$out/dump.err" || fail "dump failed"
-cat "$out/dump.err"
-if grep -v ' 0 sub-buffers missing, 0 bytes skipped as invalid, 0 bytes truncated$' \
-	"$out/dump.err" | grep -q .; then
-	fail "invalid, missing or partial data: $(cat "$out/dump.err")"
-fi
-/usr/bin/python3 "$(dirname "$0")/check_stream.py" --allow-loss "$out/dump.json" ||
-	fail "stream check failed"
-# Per CPU: records decoded + records reported lost == records the module counted.
-/usr/bin/python3 - "$out/dump.json" "$out/raw/stats" <<'PY' || fail "loss accounting does not add up"
+host() {
+	"$KTPROF" dump --json "$out/raw" >"$out/dump.json" 2>"$out/dump.err" || fail "dump failed"
+	cat "$out/dump.err"
+	if grep -v ' 0 sub-buffers missing, 0 bytes skipped as invalid, 0 bytes truncated$' \
+		"$out/dump.err" | grep -q .; then
+		fail "invalid, missing or partial data: $(cat "$out/dump.err")"
+	fi
+	/usr/bin/python3 "$(dirname "$0")/check_stream.py" --allow-loss "$out/dump.json" ||
+		fail "stream check failed"
+	# Per CPU: records decoded + records reported lost == records the module counted.
+	/usr/bin/python3 - "$out/dump.json" "$out/raw/stats" <<'PY' || fail "loss accounting does not add up"
 import json, re, sys
 got, lost = {}, {}
 for line in open(sys.argv[1]):
@@ -57,4 +60,7 @@ for line in open(sys.argv[2]):
           % (c, rec, lo, got.get(c, 0), lost.get(c, 0)))
     assert got.get(c, 0) == rec and lost.get(c, 0) == lo
 PY
-echo ok
+	echo ok
+}
+
+run_phases

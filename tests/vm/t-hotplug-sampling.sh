@@ -23,28 +23,41 @@ storm() {
 
 # The hrtimer source on every CPU; the static-key sources on every CPU and
 # on the leaving CPU alone; per-switch counters on the leaving CPU alone.
-n=0
-for run in "samples=cpu-clock@999hz cpus=0-2" \
-	"samples=context-switches@period=4,cpu-migrations@period=1 cpus=0-2" \
-	"samples=page-faults@period=20 cpus=1" \
-	"samples=none counters=context-switches,page-faults cpus=1"; do
-	spec=${run% *}
-	cpus=${run##* }
-	n=$((n + 1))
-	say "$spec $cpus"
-	load_module events=sched $spec $cpus
-	ctl start
-	"$WORKLOADS/sched-mix" -r 1000 -t 200 >/dev/null &
-	wl=$!
-	storm "$spec $cpus"
-	wait $wl || fail "workload failed ($spec $cpus)"
-	ctl stop
-	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "not stopped"
-	dump_session "$out/$n"
-	unload_module
-	"$KTPROF" dump --json "$out/$n" >"$out/$n.json" 2>"$out/$n.err" ||
-		fail "dump failed: $(cat "$out/$n.err")"
-	/usr/bin/python3 "$(dirname "$0")/check_counts.py" "$out/$n/stats" "$out/$n.json" ||
-		fail "accounting differs ($spec $cpus)"
-done
-echo ok
+runs=("samples=cpu-clock@999hz cpus=0-2"
+	"samples=context-switches@period=4,cpu-migrations@period=1 cpus=0-2"
+	"samples=page-faults@period=20 cpus=1"
+	"samples=none counters=context-switches,page-faults cpus=1")
+
+guest() {
+	local n=0 run spec cpus wl
+	for run in "${runs[@]}"; do
+		spec=${run% *}
+		cpus=${run##* }
+		n=$((n + 1))
+		say "$spec $cpus"
+		load_module events=sched $spec $cpus
+		ctl start
+		"$WORKLOADS/sched-mix" -r 1000 -t 200 >/dev/null &
+		wl=$!
+		storm "$spec $cpus"
+		wait $wl || fail "workload failed ($spec $cpus)"
+		ctl stop
+		[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "not stopped"
+		dump_session "$out/$n"
+		unload_module
+	done
+}
+
+host() {
+	local n=0 run
+	for run in "${runs[@]}"; do
+		n=$((n + 1))
+		"$KTPROF" dump --json "$out/$n" >"$out/$n.json" 2>"$out/$n.err" ||
+			fail "dump failed: $(cat "$out/$n.err")"
+		/usr/bin/python3 "$(dirname "$0")/check_counts.py" "$out/$n/stats" "$out/$n.json" ||
+			fail "accounting differs ($run)"
+	done
+	echo ok
+}
+
+run_phases

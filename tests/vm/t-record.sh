@@ -9,81 +9,90 @@
 out=$KTPROF_TEST_OUT
 check=$(dirname "$0")/check_stream.py
 
-"$KTPROF" record -q -o "$out/none.ktp" -d 1s 2>"$out/none.err" && fail "record ran without the module"
-grep -q 'not loaded.*--load' "$out/none.err" || fail "unhelpful error: $(cat "$out/none.err")"
+guest() {
+	"$KTPROF" record -q -o "$out/none.ktp" -d 1s 2>"$out/none.err" && fail "record ran without the module"
+	grep -q 'not loaded.*--load' "$out/none.err" || fail "unhelpful error: $(cat "$out/none.err")"
 
-say "recorder, --load, -- CMD"
-"$KTPROF" record -q --load "$KTPROF_KO" -o "$out/rec.ktp" -- \
-	"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/rec.pids" 2>"$out/rec.err" ||
-	fail "record failed: $(cat "$out/rec.err")"
-cat "$out/rec.err"
-module_loaded && fail "--load left the module loaded"
-[ "$(stat -c %a "$out/rec.ktp")" = 600 ] || fail "capture mode is not 0600"
-"$KTPROF" info "$out/rec.ktp" >"$out/rec.info" || fail "info failed"
-grep -q 'complete' "$out/rec.info" || fail "capture not complete"
-grep -q '^lost records      0$' "$out/rec.info" || fail "loss at the default buffer size: $(cat "$out/rec.info")"
-"$KTPROF" dump --json "$out/rec.ktp" >"$out/rec.json" || fail "dump failed"
-/usr/bin/python3 "$check" "$out/rec.json" --pids "$out/rec.pids" || fail "recorder capture check failed"
+	say "recorder, --load, -- CMD"
+	"$KTPROF" record -q --load "$KTPROF_KO" -o "$out/rec.ktp" -- \
+		"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/rec.pids" 2>"$out/rec.err" ||
+		fail "record failed: $(cat "$out/rec.err")"
+	cat "$out/rec.err"
+	module_loaded && fail "--load left the module loaded"
+	[ "$(stat -c %a "$out/rec.ktp")" = 600 ] || fail "capture mode is not 0600"
+	"$KTPROF" info "$out/rec.ktp" >"$out/rec.info" || fail "info failed"
+	grep -q 'complete' "$out/rec.info" || fail "capture not complete"
+	grep -q '^lost records      0$' "$out/rec.info" || fail "loss at the default buffer size: $(cat "$out/rec.info")"
 
-say "shell-only capture + import of the same workload"
-load_module
-ctl start
-"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/raw.pids" || fail "workload failed"
-ctl stop
-dump_session "$out/raw"
-unload_module
-"$KTPROF" import "$out/raw" -o "$out/raw.ktp" || fail "import failed"
-"$KTPROF" dump --json "$out/raw.ktp" >"$out/raw.json" || fail "dump of the import failed"
-/usr/bin/python3 "$check" "$out/raw.json" --pids "$out/raw.pids" || fail "imported capture check failed"
+	say "shell-only capture + import of the same workload"
+	load_module
+	ctl start
+	"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/raw.pids" || fail "workload failed"
+	ctl stop
+	dump_session "$out/raw"
+	unload_module
+	"$KTPROF" import "$out/raw" -o "$out/raw.ktp" || fail "import failed"
 
-load_module
-say "-- sleep 1"
-# Without -d the recorder runs until it is told to stop: ending at all is
-# ending with the command (the timeout only catches a recorder that never
-# does, however slow the machine).
-timeout 600 "$KTPROF" record -q -o "$out/sleep.ktp" -- sleep 1 ||
-	fail "record -- sleep 1 failed or did not end with the command"
-"$KTPROF" info "$out/sleep.ktp" >"$out/sleep.info" || fail "info failed"
-grep 'duration' "$out/sleep.info" || fail "no duration"
-# The capture covers the whole command: at least its 1 s of sleep.
-awk '$1 == "duration" { ok = $2 + 0 >= 1 } END { exit !ok }' "$out/sleep.info" ||
-	fail "the capture is shorter than the command"
+	load_module
+	say "-- sleep 1"
+	# Without -d the recorder runs until it is told to stop: ending at all is
+	# ending with the command (the timeout only catches a recorder that never
+	# does, however slow the machine).
+	timeout 600 "$KTPROF" record -q -o "$out/sleep.ktp" -- sleep 1 ||
+		fail "record -- sleep 1 failed or did not end with the command"
+	"$KTPROF" info "$out/sleep.ktp" >"$out/sleep.info" || fail "info failed"
+	grep 'duration' "$out/sleep.info" || fail "no duration"
+	# The capture covers the whole command: at least its 1 s of sleep.
+	awk '$1 == "duration" { ok = $2 + 0 >= 1 } END { exit !ok }' "$out/sleep.info" ||
+		fail "the capture is shorter than the command"
 
-say "--activate +2s"
-launch=$(awk '{ printf "%.0f", $1 * 1e9 }' /proc/uptime)
-"$KTPROF" record -q -o "$out/late.ktp" --activate +2s -d 1s || fail "delayed record failed"
-"$KTPROF" dump --json "$out/late.ktp" | grep -m1 '"reason":"start"' >"$out/late.start"
-start=$(sed 's/.*"ts":\([0-9]*\).*/\1/' "$out/late.start")
-delay=$(( (start - launch) / 1000000 ))
-echo "first record ${delay} ms after launch"
-# Not before its time; the upper bound only catches a start that never
-# comes (a busy host delays a starved guest by seconds).
-[ "$delay" -ge 1900 ] && [ "$delay" -lt 60000 ] || fail "--activate +2s started after $delay ms"
+	say "--activate +2s"
+	launch=$(awk '{ printf "%.0f", $1 * 1e9 }' /proc/uptime)
+	"$KTPROF" record -q -o "$out/late.ktp" --activate +2s -d 1s || fail "delayed record failed"
+	"$KTPROF" dump --json "$out/late.ktp" | grep -m1 '"reason":"start"' >"$out/late.start"
+	start=$(sed 's/.*"ts":\([0-9]*\).*/\1/' "$out/late.start")
+	delay=$(( (start - launch) / 1000000 ))
+	echo "first record ${delay} ms after launch"
+	# Not before its time; the upper bound only catches a start that never
+	# comes (a busy host delays a starved guest by seconds).
+	[ "$delay" -ge 1900 ] && [ "$delay" -lt 60000 ] || fail "--activate +2s started after $delay ms"
 
-say "kill -9 mid-capture"
-"$KTPROF" record -q -o "$out/killed.ktp" -d 60s 2>/dev/null &
-rec=$!
-size() { stat -c %s "$out/killed.ktp" 2>/dev/null || echo 0; }
-# Wait for the session, then for the chunks written after the workload
-# (one goes out at least every second): however slow the machine is.
-for i in $(seq 1200); do
-	grep -q running "$KTPROF_DBG/control" && [ "$(size)" -gt 100000 ] && break
-	sleep 0.1
-done
-before=$(size)
-for i in $(seq 100); do
-	"$WORKLOADS/sched-mix" -r 1000 -t 100 >/dev/null
-	[ "$(size)" -gt "$before" ] && break
-done
-[ "$(size)" -gt "$before" ] || fail "no chunk written after the workload"
-kill -9 $rec
-wait $rec 2>/dev/null
-for i in $(seq 50); do grep -q running "$KTPROF_DBG/control" || break; sleep 0.1; done
-[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "the session outlived its recorder: $(cat "$KTPROF_DBG/control")"
-"$KTPROF" info "$out/killed.ktp" >"$out/killed.info" 2>&1 && fail "info called a killed capture complete"
-grep -q 'TRUNCATED' "$out/killed.info" || fail "info: $(cat "$out/killed.info")"
-n=$("$KTPROF" dump "$out/killed.ktp" 2>/dev/null | grep -c sched_switch)
-[ "$n" -gt 0 ] || fail "nothing decodes from the killed capture"
-echo "killed capture: $n switches decode; $(grep TRUNCATED "$out/killed.info")"
-unload_module
-echo ok
+	say "kill -9 mid-capture"
+	"$KTPROF" record -q -o "$out/killed.ktp" -d 60s 2>/dev/null &
+	rec=$!
+	size() { stat -c %s "$out/killed.ktp" 2>/dev/null || echo 0; }
+	# Wait for the session, then for the chunks written after the workload
+	# (one goes out at least every second): however slow the machine is.
+	for i in $(seq 1200); do
+		grep -q running "$KTPROF_DBG/control" && [ "$(size)" -gt 100000 ] && break
+		sleep 0.1
+	done
+	before=$(size)
+	for i in $(seq 100); do
+		"$WORKLOADS/sched-mix" -r 1000 -t 100 >/dev/null
+		[ "$(size)" -gt "$before" ] && break
+	done
+	[ "$(size)" -gt "$before" ] || fail "no chunk written after the workload"
+	kill -9 $rec
+	wait $rec 2>/dev/null
+	for i in $(seq 50); do grep -q running "$KTPROF_DBG/control" || break; sleep 0.1; done
+	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "the session outlived its recorder: $(cat "$KTPROF_DBG/control")"
+	"$KTPROF" info "$out/killed.ktp" >"$out/killed.info" 2>&1 && fail "info called a killed capture complete"
+	grep -q 'TRUNCATED' "$out/killed.info" || fail "info: $(cat "$out/killed.info")"
+	n=$("$KTPROF" dump "$out/killed.ktp" 2>/dev/null | grep -c sched_switch)
+	[ "$n" -gt 0 ] || fail "nothing decodes from the killed capture"
+	echo "killed capture: $n switches decode; $(grep TRUNCATED "$out/killed.info")"
+	unload_module
+}
+
+# The two captures of the workload, recorder and cat+import, decode with
+# continuous switch sequences and the workload's tasks.
+host() {
+	"$KTPROF" dump --json "$out/rec.ktp" >"$out/rec.json" || fail "dump failed"
+	/usr/bin/python3 "$check" "$out/rec.json" --pids "$out/rec.pids" || fail "recorder capture check failed"
+	"$KTPROF" dump --json "$out/raw.ktp" >"$out/raw.json" || fail "dump of the import failed"
+	/usr/bin/python3 "$check" "$out/raw.json" --pids "$out/raw.pids" || fail "imported capture check failed"
+	echo ok
+}
+
+run_phases

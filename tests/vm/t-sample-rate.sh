@@ -10,18 +10,38 @@
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 
-load_module events=sched samples=cpu-clock@999hz
-ctl start
-for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
-	taskset -c "$cpu" "$WORKLOADS/hotfuncs" -t 1000 >/dev/null &
-done
-wait
-sleep 1	# idle time samples too
-ctl stop
-dump_session "$out/raw"
-unload_module
-"$KTPROF" dump --json "$out/raw" >"$out/dump.json" || fail "dump failed"
-/usr/bin/python3 - "$out/dump.json" <<'PY' || fail "sample rate wrong"
+# perf lowers its own sample-rate ceiling when sample handlers take long
+# (and under TCG they do); an event over the ceiling is throttled until the
+# next tick, which an idle NOHZ CPU does not have: on 6.1 a fifth of cpu 0's
+# samples went that way (stats: throttled=1). That is perf's policy, not
+# the module's rate: the ceiling is put back and its lowering turned off
+# (perf_cpu_time_max_percent=0) for the test, and restored after.
+sysctl=/proc/sys/kernel
+
+guest() {
+	local pct rate
+	pct=$(cat $sysctl/perf_cpu_time_max_percent)
+	rate=$(cat $sysctl/perf_event_max_sample_rate)
+	echo 100000 >$sysctl/perf_event_max_sample_rate || fail "cannot raise the sample rate ceiling"
+	echo 0 >$sysctl/perf_cpu_time_max_percent || fail "cannot stop the ceiling's lowering"
+	load_module events=sched samples=cpu-clock@999hz
+	ctl start
+	for cpu in $(seq 0 $(( $(nproc) - 1 ))); do
+		taskset -c "$cpu" "$WORKLOADS/hotfuncs" -t 1000 >/dev/null &
+	done
+	wait
+	sleep 1	# idle time samples too
+	ctl stop
+	dump_session "$out/raw"
+	unload_module
+	echo "$pct" >$sysctl/perf_cpu_time_max_percent
+	echo "$rate" >$sysctl/perf_event_max_sample_rate 2>/dev/null
+	grep -E '^cpu=' "$out/raw/stats"
+}
+
+host() {
+	"$KTPROF" dump --json "$out/raw" >"$out/dump.json" || fail "dump failed"
+	/usr/bin/python3 - "$out/dump.json" <<'PY' || fail "sample rate wrong"
 import json, sys
 marks, count = {}, {}
 for line in open(sys.argv[1]):
@@ -37,4 +57,7 @@ for cpu, m in sorted(marks.items()):
     print("cpu %d: %d samples in %.3f s, expected %.0f" % (cpu, n, dur, want))
     assert abs(n - want) <= 0.15 * want, "cpu %d off by more than 15%%" % cpu
 PY
-echo ok
+	echo ok
+}
+
+run_phases

@@ -25,41 +25,55 @@ capture() {	# DIR MODULE-PARAMS...: hotfuncs, syscall loop, 2 hogs
 	ctl stop
 	dump_session "$dir"
 	unload_module
+}
+
+check_capture() {	# DIR WHAT
+	local dir=$1
 	"$KTPROF" dump --json --symbolize "$dir" >"$dir.json" 2>"$dir.err" ||
 		fail "dump failed: $(cat "$dir.err")"
 	"$KTPROF" report --profile --folded "$dir" >"$dir.folded" || fail "report failed"
 	/usr/bin/python3 "$check" "$dir.json" "$dir.folded" "$dir.hot" "$dir.sys" "$dir.hogs" ||
-		fail "sample checks failed for $dir ($*)"
+		fail "sample checks failed for $dir ($2)"
 }
 
-say "direct path (cpu-clock overflows in hardirq)"
-capture "$out/direct"
-say "staged path (what NMI samples go through)"
-capture "$out/staged" sample_defer=1
-grep -q '"type":"sample".*' "$out/staged.json" || fail "no samples"
+guest() {
+	say "direct path (cpu-clock overflows in hardirq)"
+	capture "$out/direct"
+	say "staged path (what NMI samples go through)"
+	capture "$out/staged" sample_defer=1
 
-say "hardware event under TCG"
-load_module
-msg=$("$TOOLS/genl-call" start samples=cycles@999hz)
-rc=$?
-echo "$msg"
-[ $rc != 0 ] || fail "cycles started under TCG"
-echo "$msg" | grep -q "cycles" || fail "the error does not name the event: $msg"
-[ "$(cat "$KTPROF_DBG/control")" = idle ] || fail "half-started"
-ctl start || fail "the module is not usable after the failed start"
-ctl stop
-unload_module
+	say "hardware event under TCG"
+	load_module
+	msg=$("$TOOLS/genl-call" start samples=cycles@999hz)
+	rc=$?
+	echo "$msg"
+	[ $rc != 0 ] || fail "cycles started under TCG"
+	echo "$msg" | grep -q "cycles" || fail "the error does not name the event: $msg"
+	[ "$(cat "$KTPROF_DBG/control")" = idle ] || fail "half-started"
+	ctl start || fail "the module is not usable after the failed start"
+	ctl stop
+	unload_module
 
-say "per-switch counters"
-load_module counters=cpu-clock,task-clock samples=none
-ctl start
-"$WORKLOADS/sched-mix" -r 1000 -t 400 >"$out/counters.pids" || fail "workload failed"
-ctl stop
-dump_session "$out/counters"
-unload_module
-grep -q '^counters=cpu-clock,task-clock$' "$out/counters/meta" || fail "meta lacks counters"
-"$KTPROF" dump --json "$out/counters" >"$out/counters.json" || fail "dump failed"
-/usr/bin/python3 - "$out/counters.json" "$out/counters.pids" <<'PY' || fail "counter deltas do not match runtimes"
+	say "per-switch counters"
+	load_module counters=cpu-clock,task-clock samples=none
+	ctl start
+	"$WORKLOADS/sched-mix" -r 1000 -t 400 >"$out/counters.pids" || fail "workload failed"
+	ctl stop
+	dump_session "$out/counters"
+	unload_module
+}
+
+host() {
+	say "direct path"
+	check_capture "$out/direct" "direct"
+	say "staged path"
+	check_capture "$out/staged" "sample_defer=1"
+	grep -q '"type":"sample".*' "$out/staged.json" || fail "no samples"
+
+	say "per-switch counters"
+	grep -q '^counters=cpu-clock,task-clock$' "$out/counters/meta" || fail "meta lacks counters"
+	"$KTPROF" dump --json "$out/counters" >"$out/counters.json" || fail "dump failed"
+	/usr/bin/python3 - "$out/counters.json" "$out/counters.pids" <<'PY' || fail "counter deltas do not match runtimes"
 import json, sys
 pids = [int(l.split("=")[1]) for l in open(sys.argv[2]) if l.startswith("hog=")]
 running = {}   # cpu -> (pid, switched-in time)
@@ -84,4 +98,7 @@ for p in pids:
     assert rt > 50e6, "hog barely ran"
     assert abs(cpu_clock - rt) <= 0.1 * rt, "cpu-clock off by more than 10%"
 PY
-echo ok
+	echo ok
+}
+
+run_phases

@@ -7,62 +7,74 @@
 out=$KTPROF_TEST_OUT
 n=100000
 
-# Tiny buffers, no reader: the buffer fills, later records are dropped.
-load_module subbuf_size=4096 n_subbufs=2 events=sched
-ctl start
-echo $n >"$KTPROF_DBG/selftest" || fail "selftest write failed"
-res=$(cat "$KTPROF_DBG/selftest")
-echo "selftest: $res"
-ctl stop
-dump_session "$out/tiny"
-unload_module
-cpu=$(echo "$res" | tr ' ' '\n' | sed -n 's/^cpu=//p')
-written=$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')
-dropped=$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')
-[ $((written + dropped)) -eq $n ] || fail "written $written + dropped $dropped != $n"
-[ "$dropped" -gt 0 ] || fail "nothing dropped with 8 KiB of buffer"
-stat_drop=$(kv "$out/tiny/stats" "^cpu=$cpu dropped" selftest)
-[ "$stat_drop" = "$dropped" ] || fail "stats dropped selftest=$stat_drop, selftest says $dropped"
-"$KTPROF" dump --json -q "$out/tiny" >"$out/tiny.json" || fail "dump failed"
-found=$(grep -c '"type":"selftest"' "$out/tiny.json")
-[ "$found" = "$written" ] || fail "dump has $found selftest records, $written written"
-# Drop-new mode keeps the oldest: the records found are seq 0..written-1.
-/usr/bin/python3 - "$out/tiny.json" "$written" <<'PY' || fail "selftest sequence broken"
+guest() {
+	# Tiny buffers, no reader: the buffer fills, later records are dropped.
+	load_module subbuf_size=4096 n_subbufs=2 events=sched
+	ctl start
+	echo $n >"$KTPROF_DBG/selftest" || fail "selftest write failed"
+	res=$(cat "$KTPROF_DBG/selftest")
+	echo "selftest: $res"
+	ctl stop
+	dump_session "$out/tiny"
+	unload_module
+	note tiny "$res"
+
+	# Default buffers with a reader draining while records arrive: no loss.
+	load_module events=sched
+	ctl start
+	mkdir -p "$out/live"
+	( while [ ! -e "$out/live/.stop" ]; do
+		for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/live/$(basename "$f")"; done
+		sleep 0.05
+	  done ) &
+	reader=$!
+	total=0
+	for i in $(seq 50); do
+		echo 2000 >"$KTPROF_DBG/selftest" || fail "selftest write failed"
+		d=$(sed -n 's/.*dropped=//p' "$KTPROF_DBG/selftest")
+		[ "$d" = 0 ] || fail "batch $i dropped $d records with a reader"
+		total=$((total + 2000))
+		sleep 0.02
+	done
+	ctl stop
+	touch "$out/live/.stop"
+	wait $reader
+	for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/live/$(basename "$f")"; done
+	cat "$KTPROF_DBG/meta" >"$out/live/meta"
+	cat "$KTPROF_DBG/stats" >"$out/live/stats"
+	unload_module
+	note live_total "$total"
+}
+
+host() {
+	res=$(noted tiny)
+	cpu=$(echo "$res" | tr ' ' '\n' | sed -n 's/^cpu=//p')
+	written=$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')
+	dropped=$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')
+	[ $((written + dropped)) -eq $n ] || fail "written $written + dropped $dropped != $n"
+	[ "$dropped" -gt 0 ] || fail "nothing dropped with 8 KiB of buffer"
+	stat_drop=$(kv "$out/tiny/stats" "^cpu=$cpu dropped" selftest)
+	[ "$stat_drop" = "$dropped" ] || fail "stats dropped selftest=$stat_drop, selftest says $dropped"
+	"$KTPROF" dump --json -q "$out/tiny" >"$out/tiny.json" || fail "dump failed"
+	found=$(grep -c '"type":"selftest"' "$out/tiny.json")
+	[ "$found" = "$written" ] || fail "dump has $found selftest records, $written written"
+	# Drop-new mode keeps the oldest: the records found are seq 0..written-1.
+	/usr/bin/python3 - "$out/tiny.json" "$written" <<'PY' || fail "selftest sequence broken"
 import json, sys
 seqs = [json.loads(l)["seq"] for l in open(sys.argv[1]) if '"selftest"' in l]
 assert seqs == list(range(int(sys.argv[2]))), (seqs[:5], len(seqs))
 PY
-grep -q '"type":"lost"' "$out/tiny.json" || fail "the loss is not reported in the stream"
-echo "tiny buffers: written $written + dropped $dropped = $n, as decoded"
+	grep -q '"type":"lost"' "$out/tiny.json" || fail "the loss is not reported in the stream"
+	echo "tiny buffers: written $written + dropped $dropped = $n, as decoded"
 
-# Default buffers with a reader draining while records arrive: no loss.
-load_module events=sched
-ctl start
-mkdir -p "$out/live"
-( while [ ! -e "$out/live/.stop" ]; do
-	for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/live/$(basename "$f")"; done
-	sleep 0.05
-  done ) &
-reader=$!
-total=0
-for i in $(seq 50); do
-	echo 2000 >"$KTPROF_DBG/selftest" || fail "selftest write failed"
-	d=$(sed -n 's/.*dropped=//p' "$KTPROF_DBG/selftest")
-	[ "$d" = 0 ] || fail "batch $i dropped $d records with a reader"
-	total=$((total + 2000))
-	sleep 0.02
-done
-ctl stop
-touch "$out/live/.stop"
-wait $reader
-for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/live/$(basename "$f")"; done
-cat "$KTPROF_DBG/meta" >"$out/live/meta"
-cat "$KTPROF_DBG/stats" >"$out/live/stats"
-unload_module
-lost=$(kv "$out/live/stats" '^total ' lost)
-[ "$lost" = 0 ] || fail "$lost records lost with a reader"
-"$KTPROF" dump --json "$out/live" >"$out/live.json" 2>"$out/live.err" || fail "dump failed"
-[ ! -s "$out/live.err" ] || fail "dump reported: $(cat "$out/live.err")"
-found=$(grep -c '"type":"selftest"' "$out/live.json")
-[ "$found" = "$total" ] || fail "reader got $found of $total selftest records"
-echo "with a reader: $found of $total selftest records, 0 lost"
+	total=$(noted live_total)
+	lost=$(kv "$out/live/stats" '^total ' lost)
+	[ "$lost" = 0 ] || fail "$lost records lost with a reader"
+	"$KTPROF" dump --json "$out/live" >"$out/live.json" 2>"$out/live.err" || fail "dump failed"
+	[ ! -s "$out/live.err" ] || fail "dump reported: $(cat "$out/live.err")"
+	found=$(grep -c '"type":"selftest"' "$out/live.json")
+	[ "$found" = "$total" ] || fail "reader got $found of $total selftest records"
+	echo "with a reader: $found of $total selftest records, 0 lost"
+}
+
+run_phases
