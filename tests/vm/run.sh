@@ -102,12 +102,25 @@ run_host_phases() {	# KERNEL OUT TEST...
 	done
 }
 
-# One boot per kernel and group of tests with equal boot options; up to
+# One boot per kernel and group of tests with equal boot options (at most
+# KTPROF_VM_GROUP tests, default 6, a boot); up to
 # KTPROF_VM_JOBS boots at once (default 2: a TCG guest waits on 9p and on
 # its own sleeps often enough that two share 2 host cores well). Results
 # print in order, each boot's when every earlier one has finished.
 jobs_max=${KTPROF_VM_JOBS:-2}
+group_max=${KTPROF_VM_GROUP:-6}
 job_dirs=()
+
+# The debug kernels first: they take longest, and a long boot started
+# last would run alone at the end.
+debug_first=()
+for kernel in "${kernels[@]}"; do
+	case "$kernel" in 7.3|debug*) debug_first+=("$kernel") ;; esac
+done
+for kernel in "${kernels[@]}"; do
+	case "$kernel" in 7.3|debug*) ;; *) debug_first+=("$kernel") ;; esac
+done
+kernels=("${debug_first[@]}")
 
 run_group() {	# KERNEL OUT ARGS TEST...
 	local kernel=$1 out=$2 args=$3 bad vm_rc
@@ -163,19 +176,23 @@ for kernel in "${kernels[@]}"; do
 		groups[k$args]+="$t "
 	done
 	gi=0
+	rm -rf "$top/build/vm/$kernel"
 	for args in "${order[@]}"; do
-		gi=$((gi + 1))
-		out=$top/build/vm/$kernel/group$gi
-		rm -rf "$out"
-		mkdir -p "$out"
 		read -r -a group_tests <<<"${groups[k$args]}"
-		while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-			wait -n
-			print_done
+		# At most group_max tests a boot, so that the boots at once
+		# finish near each other instead of one long boot last.
+		for ((first = 0; first < ${#group_tests[@]}; first += group_max)); do
+			gi=$((gi + 1))
+			out=$top/build/vm/$kernel/group$gi
+			mkdir -p "$out"
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+				wait -n
+				print_done
+			done
+			job_dirs+=("$out")
+			( run_group "$kernel" "$out" "$args" "${group_tests[@]:first:group_max}"
+			  touch "$out/report.txt.done" ) &
 		done
-		job_dirs+=("$out")
-		( run_group "$kernel" "$out" "$args" "${group_tests[@]}"
-		  touch "$out/report.txt.done" ) &
 	done
 	unset groups
 done

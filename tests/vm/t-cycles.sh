@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# 20 cycles of load, start, stop and unload while the machine is busy
+# 8 cycles of load, start, stop and unload while the machine is busy
 # (every fourth unloads without stopping first); the console check proves
 # no WARN/BUG/lockdep report came from it.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
-cycles=${1:-20}
+cycles=${1:-8}
 
 ( while [ ! -e "$out/.stop" ]; do "$WORKLOADS/sched-mix" -r 300 -t 20 >/dev/null; done ) &
 load=$!

@@ -75,7 +75,7 @@ guest() {
 	[ "$(size)" -gt "$before" ] || fail "no chunk written after the workload"
 	kill -9 $rec
 	wait $rec 2>/dev/null
-	for i in $(seq 50); do grep -q running "$KTPROF_DBG/control" || break; sleep 0.1; done
+	for i in $(seq 600); do grep -q running "$KTPROF_DBG/control" || break; sleep 0.1; done
 	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "the session outlived its recorder: $(cat "$KTPROF_DBG/control")"
 	"$KTPROF" info "$out/killed.ktp" >"$out/killed.info" 2>&1 && fail "info called a killed capture complete"
 	grep -q 'TRUNCATED' "$out/killed.info" || fail "info: $(cat "$out/killed.info")"

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 # A count, not a duration: the same work however fast the host is.
-rounds=${KTPROF_SAMPLERS_ROUNDS:-40}
+rounds=${KTPROF_SAMPLERS_ROUNDS:-12}
 kmemleak=/sys/kernel/debug/kmemleak
 
 guest() {

@@ -29,11 +29,11 @@ guest() {
 	  done ) &
 	reader=$!
 	total=0
-	for i in $(seq 50); do
-		echo 2000 >"$KTPROF_DBG/selftest" || fail "selftest write failed"
+	for i in $(seq 20); do
+		echo 5000 >"$KTPROF_DBG/selftest" || fail "selftest write failed"
 		d=$(sed -n 's/.*dropped=//p' "$KTPROF_DBG/selftest")
 		[ "$d" = 0 ] || fail "batch $i dropped $d records with a reader"
-		total=$((total + 2000))
+		total=$((total + 5000))
 		sleep 0.02
 	done
 	ctl stop

@@ -3,12 +3,15 @@
 # A soak on the debug kernel: many cycles of load, start under load, CPU
 # hotplug, readers attaching and going away at random, stop and unload.
 # Pass: no kernel report (the console check), every cycle ends stopped and
-# unloaded. KTPROF_SOAK_CYCLES sets the count (default 100).
+# unloaded. KTPROF_SOAK_CYCLES sets the count (default 24, about 15 s a
+# cycle on the debug kernel under TCG; a longer soak by hand:
+#   scripts/vm-run --kernel 7.3 --cpus 3 -- \
+#       env KTPROF_SOAK_CYCLES=200 bash tests/vm/t-soak.sh).
 # kernels: 7.3 debug-6.12
 # vm-args: --cpus 3
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
-cycles=${KTPROF_SOAK_CYCLES:-100}
+cycles=${KTPROF_SOAK_CYCLES:-24}
 sources=("cpu-clock@999hz" "page-faults@period=50" "context-switches@period=5" none)
 
 "$WORKLOADS/sched-mix" -r 100000 -t 100000 >/dev/null 2>&1 &
