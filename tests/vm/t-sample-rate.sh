@@ -6,16 +6,19 @@
 # timer interrupt: the count does not depend on how busy the host is.
 # (In normal TCG a starved vCPU misses hrtimer periods: 3765 samples in
 # 5.15 s were seen where 5146 were due.)
-# vm-args: --icount
+#
+# perf throttles an event that overflows more than max_samples_per_tick
+# times between two ticks, and lets it go again at a tick. An idle NOHZ CPU
+# has no tick: on 6.1 the idle second below ran 400 samples without one,
+# was throttled, and lost 109 and 472 ms of samples on its two CPUs until
+# the next tick (a THROTTLE record, then a gap). That is perf's policy, not
+# the module's rate: the test boots with nohz=off (a tick every jiffy, idle
+# too), and keeps perf from lowering its own sample-rate ceiling when
+# handlers take long (perf_cpu_time_max_percent=0), restored after.
+# vm-args: --icount --append nohz=off
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 
-# perf lowers its own sample-rate ceiling when sample handlers take long
-# (and under TCG they do); an event over the ceiling is throttled until the
-# next tick, which an idle NOHZ CPU does not have: on 6.1 a fifth of cpu 0's
-# samples went that way (stats: throttled=1). That is perf's policy, not
-# the module's rate: the ceiling is put back and its lowering turned off
-# (perf_cpu_time_max_percent=0) for the test, and restored after.
 sysctl=/proc/sys/kernel
 
 guest() {
