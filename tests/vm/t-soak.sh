@@ -3,7 +3,7 @@
 # A soak on the debug kernel: many cycles of load, start under load, CPU
 # hotplug, readers attaching and going away at random, stop and unload.
 # Pass: no kernel report (the console check), every cycle ends stopped and
-# unloaded. KTPROF_SOAK_CYCLES sets the count (default 24, about 15 s a
+# unloaded. KTPROF_SOAK_CYCLES sets the count (default 24, about 11 s a
 # cycle on the debug kernel under TCG; a longer soak by hand:
 #   scripts/vm-run --kernel 7.3 --cpus 3 -- \
 #       env KTPROF_SOAK_CYCLES=200 bash tests/vm/t-soak.sh).
