@@ -275,94 +275,136 @@ static int end_of_input(struct relay_decoder *d)
 	return 0;
 }
 
+/* A step that made progress without an event: take the next one. */
+#define STEP_AGAIN (-1)
+
+/*
+ * An event owed from an earlier step: the record whose loss was just
+ * reported, or the bytes skipped before decoding (re)started.
+ */
+static int owed_event(struct relay_decoder *d, struct event *ev)
+{
+	struct ktp_hdr h;
+
+	if (d->deferred) {
+		d->deferred = 0;
+		memcpy(&h, d->deferred_rec, sizeof(h));
+		fill_event(d, ev, &h, d->deferred_rec);
+		return 1;
+	}
+	if (d->pending_garbage &&
+	    (d->synced || (d->eof && d->end == d->start))) {
+		synth_event(d, ev, EVENT_GARBAGE, d->pending_garbage, d->ts);
+		d->pending_garbage = 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Out of sync: only a sub-buffer header can (re)start decoding. */
+static int sync_step(struct relay_decoder *d, const uint8_t *p, size_t avail)
+{
+	if (avail < sizeof(struct ktp_subbuf)) {
+		if (!d->eof || !avail)
+			return 0;
+		skip_garbage(d, avail);
+		return STEP_AGAIN;
+	}
+	/* Byte by byte: damage need not keep 4-byte alignment. */
+	if (!valid_subbuf(d, p)) {
+		skip_garbage(d, 1);
+		return STEP_AGAIN;
+	}
+	d->synced = 1;
+	return STEP_AGAIN;	/* report skipped bytes first */
+}
+
+/* A sub-buffer header: its loss count, then the header as an event. */
+static int subbuf_step(struct relay_decoder *d, struct event *ev, const uint8_t *p,
+		       size_t avail)
+{
+	uint64_t before = d->ts;
+	struct ktp_hdr h;
+	int64_t lost;
+
+	if (avail < sizeof(struct ktp_subbuf))
+		return end_of_input(d);
+	if (!valid_subbuf(d, p)) {
+		desync(d);
+		return STEP_AGAIN;
+	}
+	lost = take_subbuf(d, p);
+	if (lost < 0) {
+		desync(d);
+		skip_garbage(d, 1);
+		return STEP_AGAIN;
+	}
+	d->start += sizeof(struct ktp_subbuf);
+	d->stats.records++;
+	if (lost > 0)
+		return defer_after_loss(d, ev, p, lost, before);
+	memcpy(&h, p, sizeof(h));
+	fill_event(d, ev, &h, p);
+	return 1;
+}
+
+/* Any other record: the clock moves, a CPU mark may report a loss. */
+static int record_step(struct relay_decoder *d, struct event *ev, const struct ktp_hdr *h,
+		       const uint8_t *p, size_t avail)
+{
+	uint64_t before = d->ts, lost;
+
+	if (!valid_record(h, h->size <= avail ? p : NULL)) {
+		desync(d);
+		return STEP_AGAIN;
+	}
+	if (h->size > avail)
+		return end_of_input(d);
+	if (h->type == KTP_REC_TIME) {
+		struct ktp_time t;
+
+		memcpy(&t, p, sizeof(t));
+		if (t.ts > d->ts)
+			d->ts = t.ts;
+	} else {
+		d->ts += h->ts_delta;
+	}
+	if (h->type >= KTP_REC_NR_TYPES)
+		d->stats.unknown++;
+	d->start += h->size;
+	d->stats.records++;
+	if (h->type == KTP_REC_CPU) {
+		lost = mark_loss(d, p);
+		if (lost)
+			return defer_after_loss(d, ev, p, lost, before);
+	}
+	fill_event(d, ev, h, p);
+	return 1;
+}
+
 int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 {
-	for (;;) {
+	int ret;
+
+	do {
 		size_t avail = d->end - d->start;
 		/* No buffer before the first bytes: NULL + 0 is undefined too. */
 		const uint8_t *p = d->buf ? d->buf + d->start : NULL;
-		uint64_t before = d->ts;
 		struct ktp_hdr h;
-		int64_t lost;
 
-		if (d->deferred) {
-			/* The record whose loss was just reported. */
-			d->deferred = 0;
-			memcpy(&h, d->deferred_rec, sizeof(h));
-			fill_event(d, ev, &h, d->deferred_rec);
+		if (owed_event(d, ev))
 			return 1;
-		}
-		if (d->pending_garbage &&
-		    (d->synced || (d->eof && avail == 0))) {
-			synth_event(d, ev, EVENT_GARBAGE, d->pending_garbage, d->ts);
-			d->pending_garbage = 0;
-			return 1;
-		}
 		if (!d->synced) {
-			/* Only a sub-buffer header can (re)start decoding. */
-			if (avail < sizeof(struct ktp_subbuf)) {
-				if (!d->eof || !avail)
-					return 0;
-				skip_garbage(d, avail);
-				continue;
-			}
-			/* Byte by byte: damage need not keep 4-byte alignment. */
-			if (!valid_subbuf(d, p)) {
-				skip_garbage(d, 1);
-				continue;
-			}
-			d->synced = 1;
-			continue;	/* report skipped bytes first */
+			ret = sync_step(d, p, avail);
+			continue;
 		}
 		if (avail < sizeof(h))
 			return end_of_input(d);
 		memcpy(&h, p, sizeof(h));
-
-		if (h.type == KTP_REC_SUBBUF) {
-			if (avail < sizeof(struct ktp_subbuf))
-				return end_of_input(d);
-			if (!valid_subbuf(d, p)) {
-				desync(d);
-				continue;
-			}
-			lost = take_subbuf(d, p);
-			if (lost < 0) {
-				desync(d);
-				skip_garbage(d, 1);
-				continue;
-			}
-			d->start += sizeof(struct ktp_subbuf);
-			d->stats.records++;
-			if (lost > 0)
-				return defer_after_loss(d, ev, p, lost, before);
-			fill_event(d, ev, &h, p);
-			return 1;
-		}
-		if (!valid_record(&h, h.size <= avail ? p : NULL)) {
-			desync(d);
-			continue;
-		}
-		if (h.size > avail)
-			return end_of_input(d);
-		if (h.type == KTP_REC_TIME) {
-			struct ktp_time t;
-
-			memcpy(&t, p, sizeof(t));
-			if (t.ts > d->ts)
-				d->ts = t.ts;
-		} else {
-			d->ts += h.ts_delta;
-		}
-		if (h.type >= KTP_REC_NR_TYPES)
-			d->stats.unknown++;
-		d->start += h.size;
-		d->stats.records++;
-		if (h.type == KTP_REC_CPU) {
-			lost = mark_loss(d, p);
-			if (lost)
-				return defer_after_loss(d, ev, p, lost, before);
-		}
-		fill_event(d, ev, &h, p);
-		return 1;
-	}
+		if (h.type == KTP_REC_SUBBUF)
+			ret = subbuf_step(d, ev, p, avail);
+		else
+			ret = record_step(d, ev, &h, p, avail);
+	} while (ret == STEP_AGAIN);
+	return ret;
 }

@@ -557,12 +557,102 @@ static int on_lost(struct pf_threads *t, const struct event *ev)
 	return track_event_emit(t, &e);
 }
 
+static int on_task_exec(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_exec r;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	return instant(t, ev->ts, r.pid, N_EXEC, 0, "old_pid", r.old_pid);
+}
+
+static int on_task_exit(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_exit r;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	return instant(t, ev->ts, r.pid, N_EXIT, 0, "exit_code", (uint32_t)r.exit_code);
+}
+
+/*
+ * Open an IRQ or softirq slice on its CPU track; an open one is ended first
+ * (its exit was lost).
+ */
+static int cpu_slice_open(struct pf_threads *t, const struct event *ev, unsigned int track,
+			  int *open, const char *name)
+{
+	int ret;
+
+	if (*open &&
+	    (ret = cpu_slice(t, ev->ts, ev->cpu, track, TRACK_EVENT_SLICE_END, NULL)))
+		return ret;
+	*open = 1;
+	return cpu_slice(t, ev->ts, ev->cpu, track, TRACK_EVENT_SLICE_BEGIN, name);
+}
+
+/* End the open IRQ or softirq slice; an exit without its entry ends nothing. */
+static int cpu_slice_close(struct pf_threads *t, const struct event *ev, unsigned int track,
+			   int *open)
+{
+	if (!*open)
+		return 0;
+	*open = 0;
+	return cpu_slice(t, ev->ts, ev->cpu, track, TRACK_EVENT_SLICE_END, NULL);
+}
+
+static int on_irq_entry(struct pf_threads *t, const struct event *ev)
+{
+	struct cpu_state *cs = &t->cpus[ev->cpu];
+	struct ktp_irq r;
+	char name[64];
+
+	memcpy(&r, ev->rec, sizeof(r));
+	snprintf(name, sizeof(name), "IRQ %u %s", r.irq,
+		 r.irq < CONVERT_MAX_IRQS ? t->c->irq_names[r.irq] : "");
+	return cpu_slice_open(t, ev, CT_IRQ, &cs->irq_open, name);
+}
+
+static int on_softirq_entry(struct pf_threads *t, const struct event *ev)
+{
+	struct cpu_state *cs = &t->cpus[ev->cpu];
+	struct ktp_softirq r;
+	char name[64];
+
+	memcpy(&r, ev->rec, sizeof(r));
+	snprintf(name, sizeof(name), "softirq %s", r.vec < 10 ? softirq_names[r.vec] : "?");
+	return cpu_slice_open(t, ev, CT_SOFTIRQ, &cs->softirq_open, name);
+}
+
+/* A work item starts: its worker remembers the function until it ends. */
+static int on_wq_start(struct pf_threads *t, const struct event *ev)
+{
+	uint32_t worker = convert_current(t->c, ev->cpu);
+	struct thr *th = worker && worker != UINT32_MAX ? get_thr(t, worker) : NULL;
+	struct ktp_wq r;
+	int ret;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (t->cpus[ev->cpu].wq_open && (ret = wq_end(t, ev->ts, ev->cpu)))
+		return ret;
+	if (th)
+		th->wq_func = r.function;
+	return wq_begin(t, ev->ts, ev->cpu, r.function);
+}
+
+static int on_wq_end(struct pf_threads *t, const struct event *ev)
+{
+	uint32_t worker = convert_current(t->c, ev->cpu);
+	struct thr *th = worker && worker != UINT32_MAX ?
+		u64_map_get(&t->threads, worker) : NULL;
+
+	if (th)
+		th->wq_func = 0;
+	return wq_end(t, ev->ts, ev->cpu);
+}
+
 static int threads_event(void *view, const struct event *ev)
 {
 	struct pf_threads *t = view;
 	struct cpu_state *cs;
-	char name[64];
-	int ret;
 
 	if (ev->cpu >= t->c->nr_cpus)
 		return 0;
@@ -575,78 +665,26 @@ static int threads_event(void *view, const struct event *ev)
 		return on_waking(t, ev);
 	case KTP_REC_FORK:
 		return on_fork(t, ev);
-	case KTP_REC_EXEC: {
-		struct ktp_exec r;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		return instant(t, ev->ts, r.pid, N_EXEC, 0, "old_pid", r.old_pid);
-	}
-	case KTP_REC_EXIT: {
-		struct ktp_exit r;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		return instant(t, ev->ts, r.pid, N_EXIT, 0, "exit_code", (uint32_t)r.exit_code);
-	}
+	case KTP_REC_EXEC:
+		return on_task_exec(t, ev);
+	case KTP_REC_EXIT:
+		return on_task_exit(t, ev);
 	case KTP_REC_CPU:
 		return on_cpu_mark(t, ev);
-	case KTP_REC_IRQ_ENTRY: {
-		struct ktp_irq r;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		/* An exit was lost: end the slice before the next one. */
-		if (cs->irq_open &&
-		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_END, NULL)))
-			return ret;
-		cs->irq_open = 1;
-		snprintf(name, sizeof(name), "IRQ %u %s", r.irq,
-			 r.irq < CONVERT_MAX_IRQS ? t->c->irq_names[r.irq] : "");
-		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_BEGIN, name);
-	}
+	case KTP_REC_IRQ_ENTRY:
+		return on_irq_entry(t, ev);
 	case KTP_REC_IRQ_EXIT:
-		if (!cs->irq_open)
-			return 0;
-		cs->irq_open = 0;
-		return cpu_slice(t, ev->ts, ev->cpu, CT_IRQ, TRACK_EVENT_SLICE_END, NULL);
-	case KTP_REC_SOFTIRQ_ENTRY: {
-		struct ktp_softirq r;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		if (cs->softirq_open &&
-		    (ret = cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_END, NULL)))
-			return ret;
-		cs->softirq_open = 1;
-		snprintf(name, sizeof(name), "softirq %s",
-			 r.vec < 10 ? softirq_names[r.vec] : "?");
-		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_BEGIN, name);
-	}
+		return cpu_slice_close(t, ev, CT_IRQ, &cs->irq_open);
+	case KTP_REC_SOFTIRQ_ENTRY:
+		return on_softirq_entry(t, ev);
 	case KTP_REC_SOFTIRQ_EXIT:
-		if (!cs->softirq_open)
-			return 0;
-		cs->softirq_open = 0;
-		return cpu_slice(t, ev->ts, ev->cpu, CT_SOFTIRQ, TRACK_EVENT_SLICE_END, NULL);
+		return cpu_slice_close(t, ev, CT_SOFTIRQ, &cs->softirq_open);
 	case KTP_REC_IPI_SEND:
 		return on_ipi(t, ev);
-	case KTP_REC_WQ_START: {
-		struct ktp_wq r;
-		uint32_t worker = convert_current(t->c, ev->cpu);
-		struct thr *th = worker && worker != UINT32_MAX ? get_thr(t, worker) : NULL;
-
-		memcpy(&r, ev->rec, sizeof(r));
-		if (cs->wq_open && (ret = wq_end(t, ev->ts, ev->cpu)))
-			return ret;
-		if (th)
-			th->wq_func = r.function;
-		return wq_begin(t, ev->ts, ev->cpu, r.function);
-	}
-	case KTP_REC_WQ_END: {
-		uint32_t worker = convert_current(t->c, ev->cpu);
-		struct thr *th = worker && worker != UINT32_MAX ?
-			u64_map_get(&t->threads, worker) : NULL;
-
-		if (th)
-			th->wq_func = 0;
-		return wq_end(t, ev->ts, ev->cpu);
-	}
+	case KTP_REC_WQ_START:
+		return on_wq_start(t, ev);
+	case KTP_REC_WQ_END:
+		return on_wq_end(t, ev);
 	case EVENT_LOST:
 	case EVENT_GARBAGE:
 		return on_lost(t, ev);
