@@ -9,7 +9,8 @@
 # TCG (tens of times slower). A test that has such a part defines guest()
 # and host() and ends with `run_phases`; tests/vm/run.sh runs host() with
 # the same KTPROF_TEST_OUT when guest() passed. Values host() needs from
-# the guest travel as files in KTPROF_TEST_OUT (note, noted).
+# the guest travel as files in KTPROF_TEST_OUT (note, noted; the kernel and the CPU count are
+# noted for every test: kernel_release, kernel_version, guest_cpus).
 set -u
 KTPROF_PHASE=${KTPROF_PHASE:-guest}
 KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -30,9 +31,19 @@ fail() {
 say() { echo "--- $*"; }
 
 # Major.minor of the running kernel as one number: 6.12 -> 612.
+# The guest's kernel release and CPU count, in either phase: the host phase
+# reads what run_phases noted in the guest.
+kernel_release() {
+	if [ "$KTPROF_PHASE" = host ]; then noted release; else uname -r; fi
+}
+
+guest_cpus() {
+	if [ "$KTPROF_PHASE" = host ]; then noted cpus; else nproc; fi
+}
+
 kernel_version() {
 	local r
-	r=$(uname -r)
+	r=$(kernel_release) || return 1
 	r=${r%%-*}
 	echo "$r" | awk -F. '{ printf "%d%02d\n", $1, $2 }'
 }
@@ -58,11 +69,13 @@ fi
 
 ctl() { echo "$1" >"$KTPROF_DBG/control"; }
 
-# Run this phase's part of a test; in the guest, leave word that a host
-# part follows.
+# Run this phase's part of a test; in the guest, note the kernel and the
+# CPU count for the host part, and leave word that it follows.
 run_phases() {
 	case "$KTPROF_PHASE" in
 	guest)
+		note release "$(uname -r)"
+		note cpus "$(nproc)"
 		guest
 		if declare -F host >/dev/null; then
 			: >"$KTPROF_TEST_OUT/.host-phase"

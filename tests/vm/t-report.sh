@@ -38,7 +38,7 @@ host() {
 	/usr/bin/python3 "$(dirname "$0")/check_perf_sched.py" "$out/report.json" \
 		"$out/timehist.txt" "$out/script.txt" || fail "ktprof and perf sched disagree"
 	"$KTPROF" report "$out/cap.ktp" >"$out/report.txt" || fail "report failed"
-	grep -q 'ktp-' "$out/report.txt" || fail "the summary lacks the workload"
+	grep -q 'ktp-hog' "$out/report.txt" || fail "the summary lacks the workload"
 	"$KTPROF" report --html "$out/report.html" "$out/cap.ktp" || fail "report --html failed"
 	grep -q 'data-plot="cpu-utilization"' "$out/report.html" || fail "no utilization plot"
 }

@@ -320,11 +320,10 @@ static int sync_step(struct relay_decoder *d, const uint8_t *p, size_t avail)
 }
 
 /* A sub-buffer header: its loss count, then the header as an event. */
-static int subbuf_step(struct relay_decoder *d, struct event *ev, const uint8_t *p,
-		       size_t avail)
+static int subbuf_step(struct relay_decoder *d, struct event *ev, const struct ktp_hdr *h,
+		       const uint8_t *p, size_t avail)
 {
 	uint64_t before = d->ts;
-	struct ktp_hdr h;
 	int64_t lost;
 
 	if (avail < sizeof(struct ktp_subbuf))
@@ -343,8 +342,7 @@ static int subbuf_step(struct relay_decoder *d, struct event *ev, const uint8_t 
 	d->stats.records++;
 	if (lost > 0)
 		return defer_after_loss(d, ev, p, lost, before);
-	memcpy(&h, p, sizeof(h));
-	fill_event(d, ev, &h, p);
+	fill_event(d, ev, h, p);
 	return 1;
 }
 
@@ -402,7 +400,7 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 			return end_of_input(d);
 		memcpy(&h, p, sizeof(h));
 		if (h.type == KTP_REC_SUBBUF)
-			ret = subbuf_step(d, ev, p, avail);
+			ret = subbuf_step(d, ev, &h, p, avail);
 		else
 			ret = record_step(d, ev, &h, p, avail);
 	} while (ret == STEP_AGAIN);
