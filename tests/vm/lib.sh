@@ -9,8 +9,9 @@
 # TCG (tens of times slower). A test that has such a part defines guest()
 # and host() and ends with `run_phases`; tests/vm/run.sh runs host() with
 # the same KTPROF_TEST_OUT when guest() passed. Values host() needs from
-# the guest travel as files in KTPROF_TEST_OUT (note, noted; the kernel and the CPU count are
-# noted for every test: kernel_release, kernel_version, guest_cpus).
+# the guest travel as files in KTPROF_TEST_OUT (note, noted); the kernel
+# and the CPU count are noted for every test (kernel_release,
+# kernel_version, guest_cpus).
 set -u
 KTPROF_PHASE=${KTPROF_PHASE:-guest}
 KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
