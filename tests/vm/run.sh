@@ -123,7 +123,7 @@ done
 kernels=("${debug_first[@]}")
 
 run_group() {	# KERNEL OUT ARGS TEST...
-	local kernel=$1 out=$2 args=$3 bad vm_rc
+	local kernel=$1 out=$2 args=$3 bad vm_rc log
 	shift 3
 	# shellcheck disable=SC2086
 	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
@@ -140,6 +140,14 @@ run_group() {	# KERNEL OUT ARGS TEST...
 			echo "FAIL vm/boot@$kernel: kernel reported a bug outside the tests"
 			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
 		fi
+		# Boots that never reached init were retried (vm-run): say so, and
+		# what their consoles show.
+		grep '^vm-run: boot [0-9]* did not reach init' "$out/vm-run.out" |
+			sed "s|^vm-run: |NOTE vm/boot@$kernel: |"
+		for log in "$out"/console.boot*.log; do
+			[ -f "$log" ] || continue
+			"$top/scripts/console-check" <"$log" | head -n 3 | sed 's/^/    console| /'
+		done
 		report_group "$kernel" "$out" "$vm_rc" "$@"
 	} >"$out/report.txt"
 }
