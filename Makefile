@@ -11,6 +11,7 @@
 #   make demo            the end-to-end demo in a VM
 #   make bench           benchmarks (not part of check)
 #   make fuzz            the libFuzzer harnesses, FUZZ_SECONDS each
+#   make man             man pages into build/man/, bash completion into build/
 
 # Default: the primary test kernel (newest installed Debian 6.12). On a real
 # host: make KDIR=/lib/modules/$(uname -r)/build
@@ -201,6 +202,35 @@ bench:
 	@scripts/setup.sh
 	@$(MAKE) --no-print-directory user tests-bin modules-all
 	@tests/bench/run.sh
+
+# Man pages and bash completion, made from the option tables that make
+# --help (ktprof help --man, --completion) and from the module's source
+# (scripts/man-module.sh). Dated by SOURCE_DATE_EPOCH (dpkg-buildpackage
+# sets it), else by the last commit, so that a build is reproducible.
+VERSION := $(shell sed -n 's/^\#define KTP_VERSION_STRING "\(.*\)"/\1/p' kmod/include/uapi/ktprof_abi.h)
+MAN_CMDS := record import info dump convert report diff mcp
+MAN_PAGES := $(BUILD)/man/ktprof.1 $(patsubst %,$(BUILD)/man/ktprof-%.1,$(MAN_CMDS)) \
+	$(BUILD)/man/ktprof.ko.4
+COMPLETION := $(BUILD)/completion/ktprof
+MAN_EPOCH = $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null))
+
+.PHONY: man
+man: $(MAN_PAGES) $(COMPLETION)
+
+$(BUILD)/man/ktprof.1: user/ktprof | $(BUILD)/man
+	SOURCE_DATE_EPOCH=$(MAN_EPOCH) user/ktprof help --man > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/ktprof-%.1: user/ktprof | $(BUILD)/man
+	SOURCE_DATE_EPOCH=$(MAN_EPOCH) user/ktprof help --man $* > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/ktprof.ko.4: scripts/man-module.sh $(wildcard kmod/*.c) | $(BUILD)/man
+	SOURCE_DATE_EPOCH=$(MAN_EPOCH) scripts/man-module.sh $(VERSION) > $@.tmp && mv $@.tmp $@
+
+$(COMPLETION): user/ktprof | $(BUILD)/completion
+	user/ktprof help --completion bash > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man $(BUILD)/completion:
+	mkdir -p $@
 
 checkpatch:
 	@scripts/checkpatch.sh

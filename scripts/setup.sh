@@ -26,6 +26,8 @@ base_pkgs=(
 	# the fuzz harnesses: clang 14 and its libFuzzer runtime
 	# (libclang_rt.fuzzer, which -fsanitize=fuzzer links)
 	clang libclang-rt-14-dev
+	# packaging: the man pages' test (man), make deb (Debian packages, lintian)
+	man-db debhelper dh-dkms dkms lintian fakeroot
 )
 
 missing_pkgs() {

@@ -52,6 +52,9 @@ const struct opts convert_cmd = {
 	.description =
 		"Write a Perfetto trace (open it in https://ui.perfetto.dev or with\n"
 		"trace_processor) from a capture file or a raw dump directory.",
+	.examples =
+		"A Perfetto trace of one process, gzip-compressed:\n"
+		"$ ktprof convert -p 1234 -o cap.pftrace.gz cap.ktp\n",
 	.opts = convert_opts_table,
 };
 

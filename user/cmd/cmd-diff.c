@@ -53,6 +53,11 @@ const struct opts diff_cmd = {
 		"real difference (Mann-Whitney U, with its effect size); and a verdict:\n"
 		"the changes that matter most, ranked. Windows of different lengths are\n"
 		"compared as rates. Definitions: docs/diff.md.",
+	.examples =
+		"What changed between two runs, ranked:\n"
+		"$ ktprof diff before.ktp after.ktp\n"
+		"Latency only, as an HTML page:\n"
+		"$ ktprof diff --latency --html diff.html before.ktp after.ktp\n",
 	.opts = diff_opts_table,
 };
 

@@ -41,6 +41,11 @@ const struct opts dump_cmd = {
 		"Print every record of a capture, decoded, in global time order.\n"
 		"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
 		"stats and a copy of /proc/kallsyms).",
+	.examples =
+		"Every record, with sample stacks named:\n"
+		"$ ktprof dump --symbolize cap.ktp | less\n"
+		"As NDJSON, for scripts:\n"
+		"$ ktprof dump --json cap.ktp > cap.ndjson\n",
 	.opts = dump_opts_table,
 };
 

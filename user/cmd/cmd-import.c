@@ -32,6 +32,9 @@ const struct opts import_cmd = {
 		"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
 		"are read, and only as regular files: a symlink or a FIFO among them is\n"
 		"an error. FILE appears when complete, never written through a symlink.",
+	.examples =
+		"A capture file from files taken with cat in a VM:\n"
+		"$ ktprof import dump/ -o cap.ktp\n",
 	.opts = import_opts,
 };
 

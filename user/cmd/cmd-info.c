@@ -32,6 +32,9 @@ const struct opts info_cmd = {
 		"Print a capture's session, configuration, CPU topology, per-CPU record\n"
 		"counts and losses, and whether the file is complete (every chunk's\n"
 		"checksum is verified). Exit status 1 when the file is damaged.",
+	.examples =
+		"Check a capture for losses and damage:\n"
+		"$ ktprof info cap.ktp\n",
 	.opts = info_opts,
 };
 

@@ -28,6 +28,9 @@ const struct opts mcp_cmd = {
 		"analyze_* tools, find_scheduling_bottlenecks, detect_outliers, get_profile,\n"
 		"query_events, compare_traces (docs/mcp.md). Register it with a client as\n"
 		"the command `ktprof mcp`.",
+	.examples =
+		"Try it by hand (an MCP client normally starts it):\n"
+		"$ echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}' | ktprof mcp\n",
 	.opts = mcp_opts,
 };
 

@@ -85,6 +85,13 @@ const struct opts record_cmd = {
 	.description =
 		"Record scheduler events and CPU samples into a capture file, until\n"
 		"-d elapses, CMD exits, or SIGINT/SIGTERM. Needs root and ktprof.ko.",
+	.examples =
+		"Record the machine while a workload runs, until it exits:\n"
+		"$ ktprof record -o cap.ktp -- ./my-workload\n"
+		"Record 10 seconds of CPUs 0 to 3, sampling cycles at 4 kHz:\n"
+		"$ ktprof record -d 10s -C 0-3 -S cycles@4000hz -o cap.ktp\n"
+		"A flight recorder, stopped with Ctrl-C, loading the module first:\n"
+		"$ ktprof record --overwrite --load /path/to/ktprof.ko\n",
 	.opts = record_opts_table,
 	.in_order = 1,
 };

@@ -73,6 +73,16 @@ const struct opts report_cmd = {
 		"Definitions of every figure: docs/report.md. Time the capture lost\n"
 		"(records lost, CPUs offline) is left out of every figure; the report\n"
 		"says how much, per CPU, at the top.",
+	.examples =
+		"A summary of every analysis:\n"
+		"$ ktprof report cap.ktp\n"
+		"Wakeup and runqueue latency, 10 rows per table:\n"
+		"$ ktprof report --latency --top 10 cap.ktp\n"
+		"Folded stacks for a flame graph:\n"
+		"$ ktprof report --profile --folded cap.ktp > cap.folded\n"
+		"Everything as JSON, or as a page with plots:\n"
+		"$ ktprof report --json cap.ktp > report.json\n"
+		"$ ktprof report --html report.html cap.ktp\n",
 	.opts = report_opts_table,
 };
 

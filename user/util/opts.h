@@ -25,6 +25,7 @@ struct opts {
 	const char *summary;	/* one line, for `ktprof --help` and man NAME */
 	const char *synopsis;	/* after "ktprof CMD "; '\n' starts another line */
 	const char *description;	/* paragraphs, '\n'-wrapped */
+	const char *examples;	/* man page only: "what:\n$ command\n"... */
 	const struct opt *opts;
 	int in_order;		/* stop at the first operand (record -- CMD) */
 };
@@ -45,6 +46,19 @@ int opts_next(const struct opts *o, struct opts_parser *p, int argc, char **argv
 
 /* The usage text: synopsis, description, one line or more per option. */
 void opts_usage(const struct opts *o, FILE *out);
+
+/*
+ * The man page's SYNOPSIS, DESCRIPTION and OPTIONS in roff, made from the
+ * same table as the usage (opts-man.c); the caller writes the header, NAME
+ * and the sections no table holds.
+ */
+void opts_man(const struct opts *o, FILE *out);
+
+/* The EXAMPLES section, if the table has examples. */
+void opts_man_examples(const struct opts *o, FILE *out);
+
+/* @text as roff: backslashes escaped, '-' that starts a word a minus. */
+void opts_man_text(FILE *out, const char *text);
 
 /* The option whose key is @key, or NULL. */
 const struct opt *opts_find(const struct opts *o, int key);
