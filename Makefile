@@ -12,6 +12,8 @@
 #   make bench           benchmarks (not part of check)
 #   make fuzz            the libFuzzer harnesses, FUZZ_SECONDS each
 #   make man             man pages into build/man/, bash completion into build/
+#   make install         ktprof, man pages, completion, docs, DKMS module source
+#                        (PREFIX=/usr/local, DESTDIR); make uninstall undoes it
 
 # Default: the primary test kernel (newest installed Debian 6.12). On a real
 # host: make KDIR=/lib/modules/$(uname -r)/build
@@ -231,6 +233,43 @@ $(COMPLETION): user/ktprof | $(BUILD)/completion
 
 $(BUILD)/man $(BUILD)/completion:
 	mkdir -p $@
+
+# make install: the tool, its man pages, completion and docs under PREFIX,
+# and the module's source with dkms.conf under /usr/src for DKMS (`dkms
+# install ktprof/$(VERSION)` builds it for a kernel). DESTDIR stages it all.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/ktprof
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+DKMS_DIR ?= /usr/src/ktprof-$(VERSION)
+INSTALL ?= install
+DKMS_SRC := Kbuild kmod/Kbuild $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h) \
+	kmod/include/uapi/ktprof_abi.h
+DOCS := README.md $(wildcard docs/*.md)
+
+.PHONY: install uninstall
+install: user man
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man4 \
+		$(DESTDIR)$(BASH_COMPLETION_DIR) $(DESTDIR)$(DOCDIR)/docs
+	$(INSTALL) -m 0755 user/ktprof $(DESTDIR)$(BINDIR)/ktprof
+	$(INSTALL) -m 0644 $(filter %.1,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 $(filter %.4,$(MAN_PAGES)) $(DESTDIR)$(MANDIR)/man4/
+	$(INSTALL) -m 0644 $(COMPLETION) $(DESTDIR)$(BASH_COMPLETION_DIR)/ktprof
+	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
+	for f in $(DKMS_SRC); do \
+		$(INSTALL) -D -m 0644 $$f $(DESTDIR)$(DKMS_DIR)/$$f || exit 1; \
+	done
+	sed 's/#MODULE_VERSION#/$(VERSION)/' dkms.conf > $(DESTDIR)$(DKMS_DIR)/dkms.conf
+	chmod 0644 $(DESTDIR)$(DKMS_DIR)/dkms.conf
+
+# Only what install wrote, and the directories that are ktprof's own.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ktprof $(DESTDIR)$(BASH_COMPLETION_DIR)/ktprof \
+		$(patsubst $(BUILD)/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MAN_PAGES))) \
+		$(patsubst $(BUILD)/man/%,$(DESTDIR)$(MANDIR)/man4/%,$(filter %.4,$(MAN_PAGES)))
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMS_DIR)
 
 checkpatch:
 	@scripts/checkpatch.sh
