@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Bad parameters fail the load with EINVAL and a one-line reason; bad
-# control writes fail with EINVAL and leave the state as it was.
+# control writes fail with EINVAL and leave the state as it was; buffers
+# over half of memory in all are refused at start.
 . "$(dirname "$0")/lib.sh"
 
 for p in subbuf_size=100 subbuf_size=4097 n_subbufs=1 n_subbufs=100000 \
@@ -16,6 +17,26 @@ for p in subbuf_size=100 subbuf_size=4097 n_subbufs=1 n_subbufs=100000 \
 	[ "$(echo "$reason" | grep -c .)" = 1 ] || fail "insmod $p: reason lines: $reason"
 	echo "$p: $reason"
 done
+
+# The buffers of all possible CPUs stay within half of memory: a geometry
+# each CPU may have (at most 1 GiB) but all of them together may not is
+# refused at start with the reason, before anything is allocated.
+possible=0
+for r in $(tr ',' ' ' </sys/devices/system/cpu/possible); do
+	possible=$((possible + ${r#*-} - ${r%-*} + 1))
+done
+mem=$(( $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024 ))
+n=$(( mem / 2 / possible / (16 << 20) + 1 ))
+[ $((n * 16)) -le 1024 ] || fail "no geometry under 1 GiB a CPU exceeds half of memory ($possible CPUs)"
+load_module events=sched subbuf_size=$((16 << 20)) n_subbufs=$n
+dmesg -C
+ctl start 2>/dev/null && fail "start with $n x 16 MiB on $possible CPUs succeeded"
+reason=$(dmesg | grep 'ktprof: start failed')
+echo "$reason" | grep -q "$((n * 16)) MiB per CPU on $possible CPUs ($((n * 16 * possible)) MiB) exceed half of memory ($((mem / 2 >> 20)) MiB)" ||
+	fail "start over half of memory: reason '$reason'"
+[ "$(cat "$KTPROF_DBG/control")" != running ] || fail "running after a refused start"
+echo "refused: $reason"
+unload_module
 
 load_module events=sched,irq subbuf_size=65536 n_subbufs=4 autostart=1
 [ "$(cat "$KTPROF_DBG/control")" = running ] || fail "autostart did not start"
