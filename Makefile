@@ -14,6 +14,7 @@
 #   make man             man pages into build/man/, bash completion into build/
 #   make install         ktprof, man pages, completion, docs, DKMS module source
 #                        (PREFIX=/usr/local, DESTDIR); make uninstall undoes it
+#   make deb             Debian packages ktprof and ktprof-dkms in build/deb/
 
 # Default: the primary test kernel (newest installed Debian 6.12). On a real
 # host: make KDIR=/lib/modules/$(uname -r)/build
@@ -27,7 +28,7 @@ BUILD := build
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
-USER_CFLAGS := $(CFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
+USER_CFLAGS := $(CFLAGS) $(CPPFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
 	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c 2>/dev/null)
 USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c json-c 2>/dev/null) \
 	-lelf -ldeflate -lz -lpthread -lm
@@ -90,7 +91,7 @@ module:
 user: user/ktprof
 
 user/ktprof: $(CMD_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(USER_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CMD_OBJ) $(LIB) $(USER_LIBS)
 
 # The binary under ASan + UBSan, for the command-line tests of bad input.
 $(BUILD)/ktprof-san: $(SAN_CMD_OBJ) $(SAN_LIB)
@@ -270,6 +271,20 @@ uninstall:
 		$(patsubst $(BUILD)/man/%,$(DESTDIR)$(MANDIR)/man1/%,$(filter %.1,$(MAN_PAGES))) \
 		$(patsubst $(BUILD)/man/%,$(DESTDIR)$(MANDIR)/man4/%,$(filter %.4,$(MAN_PAGES)))
 	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DKMS_DIR)
+
+# make deb: the packages ktprof and ktprof-dkms (debian/) in build/deb/,
+# then lintian on them. dpkg-buildpackage writes into the parent of the tree
+# it builds, so it builds a copy of the tracked files in build/deb/.
+DEB_DIR := $(BUILD)/deb
+DEB_TREE := $(DEB_DIR)/ktprof-$(VERSION)
+
+.PHONY: deb
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_TREE)
+	git ls-files -z | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_TREE)
+	cd $(DEB_TREE) && MAKEFLAGS= dpkg-buildpackage -us -uc -b
+	lintian --info $(DEB_DIR)/*.changes
 
 checkpatch:
 	@scripts/checkpatch.sh
