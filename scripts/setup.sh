@@ -91,6 +91,22 @@ if [ "$(qemu_major)" = "" ] || [ "$(qemu_major)" -lt 8 ]; then
 	[ "$(qemu_major)" -ge 8 ] || { say "qemu from backports did not install"; exit 1; }
 fi
 
+# virtme-ng (vng), for tests/vng: neither bookworm nor bookworm-backports
+# has it. Trixie's package is Architecture: all (Python) and its
+# dependencies are all in bookworm, so its .deb is fetched with a private
+# apt configuration (newer-deb.sh: the machine's apt stays bookworm-only),
+# kept in the cache, and installed with apt-get, which takes the
+# dependencies from bookworm. Trixie, not sid: a stable release's package
+# does not change under us.
+if [ -n "$(missing_pkgs virtme-ng)" ]; then
+	vng_deb=$("$(dirname "$0")/newer-deb.sh" virtme-ng/trixie "${KTPROF_CACHE:-$HOME/.cache/ktprof}/deb")
+	apt_update_once
+	say "installing virtme-ng from $vng_deb"
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get $APT_LOCK install -y -qq \
+		--no-install-recommends "$vng_deb" >/dev/null
+	command -v vng >/dev/null || { say "virtme-ng did not install"; exit 1; }
+fi
+
 # The primary test kernel: keep the newest installed 6.12 if the archive cannot be
 # asked (offline), otherwise install the newest the archive offers.
 rel=$(newest_612_flavour || true)

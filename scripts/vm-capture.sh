@@ -5,12 +5,18 @@
 # shared directory, unload. POSIX sh: with --shell-only busybox is enough.
 #
 #   scripts/vm-run --out /tmp/cap -- scripts/vm-capture.sh -- my-workload
-#   vng --rwdir /tmp/cap --exec "scripts/vm-capture.sh --out /tmp/cap -- my-workload"
+#   vng --run BZIMAGE --disable-kvm --rwdir /tmp/cap=/tmp/cap \
+#       --exec "scripts/vm-capture.sh --out /tmp/cap -- my-workload"
 #
-# Results in OUT: capture.ktp (recorder), or raw/ (shell-only: cpuN, meta,
-# stats, kallsyms, modules, topology, sched_ext.start and .stop where the
-# kernel has sched_ext; turn it into a capture on any machine
-# with `ktprof import raw -o capture.ktp`), and capture.log.
+# Results in OUT: capture.ktp, info.txt and capture.log (recorder), or raw/
+# (shell-only: cpuN, meta, stats, kallsyms, modules, topology,
+# sched_ext.start and .stop where the kernel has sched_ext; turn it into a
+# capture on any machine with `ktprof import raw -o capture.ktp`), and
+# dmesg, the kernel's log at the end (vng keeps no console log by default).
+#
+# OUT must be writable in the guest: vm-run mounts the host's root
+# read-only and vng lays throw-away overlays over it, so it has to be
+# vm-run's --out or a vng --rwdir share to reach the host.
 set -u
 
 usage() {
@@ -58,7 +64,7 @@ done
 say() { echo "vm-capture: $*" >&2; }
 die() { say "$*"; exit 1; }
 
-mkdir -p "$out" || die "cannot create $out"
+mkdir -p "$out" || die "cannot create $out (--out DIR: vm-run's --out or a vng --rwdir)"
 dbg=/sys/kernel/debug
 [ -d "$dbg/tracing" ] || [ -d "$dbg/block" ] || mount -t debugfs debugfs "$dbg" 2>/dev/null
 [ -f "$ko" ] || die "$ko not found (make modules-all, or --ko PATH)"
@@ -91,6 +97,8 @@ sched_ext() {	# FILE
 status=0
 if [ -n "$shell_only" ]; then
 	mkdir -p "$out/raw"
+	# A previous run's files would mix with this one's.
+	rm -f "$out/raw/"*
 	insmod "$ko" || die "insmod $ko failed"
 	sched_ext "$out/raw/sched_ext.start"
 	echo start >"$dbg/ktprof/control" || die "cannot start"
@@ -120,6 +128,7 @@ if [ -n "$shell_only" ]; then
 		echo "$n $pkg $core $llc $node" >>"$out/raw/topology"
 	done
 	rmmod ktprof || status=1
+	dmesg >"$out/dmesg" 2>/dev/null
 	say "raw dump in $out/raw (ktprof import $out/raw -o capture.ktp)"
 	exit $status
 fi
@@ -137,5 +146,6 @@ else
 fi
 cat "$out/capture.log" >&2
 "$ktprof" info "$out/capture.ktp" >"$out/info.txt" 2>&1 || status=1
+dmesg >"$out/dmesg" 2>/dev/null
 say "capture in $out/capture.ktp"
 exit $status

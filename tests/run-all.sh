@@ -9,15 +9,16 @@
 #   fuzz    tests/fuzz/run.sh: each libFuzzer harness on the bad inputs,
 #           then FUZZ_SECONDS (20) of fuzzing
 #   vm      tests/vm/t-*.sh in VMs on every test kernel (KERNELS)
+#   vng     tests/vng/t-*.sh: the README's virtme-ng commands, on 6.12
 # Expects `make all tests-bin fuzz-bin modules-all` to have run (make check does).
-# usage: tests/run-all.sh [SUITE...]   (default: all five)
+# usage: tests/run-all.sh [SUITE...]   (default: all six)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 mkdir -p build
 results=build/test-results.txt
 : >"$results"
-[ $# -gt 0 ] || set -- style unit cli fuzz vm
+[ $# -gt 0 ] || set -- style unit cli fuzz vm vng
 start=$(date +%s)
 
 run_suite() {
@@ -55,6 +56,7 @@ run_suite() {
 		# shellcheck disable=SC2046
 		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 7.3}; do printf -- '--kernel %s ' "$k"; done)
 		;;
+	vng) tests/vng/run.sh ;;
 	*) echo "FAIL suite/$1: unknown suite" ;;
 	esac
 }
