@@ -359,7 +359,8 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 
 	memset(long_path, 'p', 2999);
 	long_path[2999] = '\0';
-	CHECK_EQ(pf_bundle_init(&b), 0);
+	/* Zeroed: empty, and its arrays grow (rehashing the comms) as it fills. */
+	memset(&b, 0, sizeof(b));
 	b.lost = 1;
 	/* Switches and wakings interleaved, negative prios (deadline) too. */
 	for (i = 0; i < NSW + NWK; i++) {
@@ -373,6 +374,7 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 			sw_comm[nsw] = ref_intern(intern, &nintern, c);
 			sw_ts[nsw] = ts - prev_sw;
 			prev_sw = ts;
+			CHECK_EQ(pf_bundle_room(&b, 1), 0);
 			CHECK_EQ(pf_bundle_switch(&b, ts, sw_state[nsw], sw_pid[nsw], sw_prio[nsw],
 						  c), 0);
 			nsw++;
@@ -383,6 +385,7 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 			wk_comm[nwk] = ref_intern(intern, &nintern, c);
 			wk_ts[nwk] = ts - prev_wk;
 			prev_wk = ts;
+			CHECK_EQ(pf_bundle_room(&b, 1), 0);
 			CHECK_EQ(pf_bundle_waking(&b, ts, wk_pid[nwk], wk_cpu[nwk], wk_prio[nwk],
 						  c), 0);
 			nwk++;
@@ -391,7 +394,10 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 	/* One plain event of every kind, signed and large values included. */
 	for (k = 1; k < PLAIN_NR_KINDS; k++) {
 		uint32_t current = k == PLAIN_MIGRATE ? PF_PID_UNKNOWN : 40 + k;
-		struct pf_plain *p = pf_bundle_plain(&b, ts + k, current, k);
+		struct pf_plain *p;
+
+		CHECK_EQ(pf_bundle_room(&b, 1), 0);
+		p = pf_bundle_plain(&b, ts + k, current, k);
 
 		p->a = 100 + k;
 		p->b = k == PLAIN_IRQ_EXIT ? -1 : k == PLAIN_NEWTASK ? 0x10000 : 7;
@@ -438,6 +444,7 @@ UNIT_TEST(bundle_bytes_equal_protobuf_c)
 	check_same(buf, out.len, &pkt);
 
 	/* Too small a buffer: an error, and the bundle is kept for a retry. */
+	CHECK_EQ(pf_bundle_room(&b, 1), 0);
 	CHECK_EQ(pf_bundle_switch(&b, ts + 100, 0, 5, 120, "x"), 0);
 	pb_init(&out, buf, 4);
 	CHECK_EQ(pf_bundle_encode(&b, 3, 1, &out), -EMSGSIZE);

@@ -9,7 +9,8 @@
 #include "util/hash.h"
 #include "util/str-intern.h"
 
-#define INTERN_SLOTS (4 * BUNDLE_EVENTS)	/* 2 comms per event at most */
+/* 2 comms per event at most, in a table at most half full */
+#define INTERN_SLOTS(b) (4 * (b)->cap)
 
 /* Where a payload field's value comes from. */
 enum slot { S_NONE, S_A, S_B, S_C, S_D, S_S1, S_S2, S_TRUE };
@@ -118,32 +119,9 @@ static void resolve_fields(void)
 	}
 }
 
-int pf_bundle_init(struct pf_bundle *b)
-{
-	memset(b, 0, sizeof(*b));
-	b->sw_ts = calloc(BUNDLE_EVENTS, sizeof(*b->sw_ts));
-	b->sw_state = calloc(BUNDLE_EVENTS, sizeof(*b->sw_state));
-	b->sw_pid = calloc(BUNDLE_EVENTS, sizeof(*b->sw_pid));
-	b->sw_prio = calloc(BUNDLE_EVENTS, sizeof(*b->sw_prio));
-	b->sw_comm = calloc(BUNDLE_EVENTS, sizeof(*b->sw_comm));
-	b->wk_ts = calloc(BUNDLE_EVENTS, sizeof(*b->wk_ts));
-	b->wk_pid = calloc(BUNDLE_EVENTS, sizeof(*b->wk_pid));
-	b->wk_cpu = calloc(BUNDLE_EVENTS, sizeof(*b->wk_cpu));
-	b->wk_prio = calloc(BUNDLE_EVENTS, sizeof(*b->wk_prio));
-	b->wk_comm = calloc(BUNDLE_EVENTS, sizeof(*b->wk_comm));
-	b->intern = calloc(2 * BUNDLE_EVENTS, sizeof(*b->intern));
-	b->intern_slots = calloc(INTERN_SLOTS, sizeof(*b->intern_slots));
-	b->plain = calloc(BUNDLE_EVENTS, sizeof(*b->plain));
-	b->intern_gen = 1;
-	return b->sw_ts && b->sw_state && b->sw_pid && b->sw_prio && b->sw_comm &&
-	       b->wk_ts && b->wk_pid && b->wk_cpu && b->wk_prio && b->wk_comm &&
-	       b->intern && b->intern_slots && b->plain ? 0 : -ENOMEM;
-}
-
 void pf_bundle_fini(struct pf_bundle *b)
 {
-	if (b->intern && b->plain)
-		pf_bundle_reset(b);
+	pf_bundle_reset(b);
 	free(b->sw_ts);
 	free(b->sw_state);
 	free(b->sw_pid);
@@ -160,6 +138,71 @@ void pf_bundle_fini(struct pf_bundle *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* @*arr to @n elements of @size; 0 or -ENOMEM (then @*arr is as it was). */
+static int grow(void *arr, size_t n, size_t size)
+{
+	void **p = arr, *q = realloc(*p, n * size);
+
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	return 0;
+}
+
+static uint32_t intern_slot(const struct pf_bundle *b, const char *comm)
+{
+	return hash_fnv1a(comm, strlen(comm), HASH_FNV1A_SEED) & (INTERN_SLOTS(b) - 1);
+}
+
+/* A new hash table of INTERN_SLOTS(@b), holding the comms interned so far. */
+static int rehash(struct pf_bundle *b)
+{
+	uint32_t *slots = calloc(INTERN_SLOTS(b), sizeof(*slots)), slot;
+	size_t i;
+
+	if (!slots)
+		return -ENOMEM;
+	free(b->intern_slots);
+	b->intern_slots = slots;
+	b->intern_gen = 1;
+	for (i = 0; i < b->nintern; i++) {
+		for (slot = intern_slot(b, b->intern[i]); slots[slot];
+		     slot = (slot + 1) & (INTERN_SLOTS(b) - 1))
+			;
+		slots[slot] = 1U << 16 | (i + 1);
+	}
+	return 0;
+}
+
+int pf_bundle_room(struct pf_bundle *b, size_t n)
+{
+	size_t used = b->nsw > b->nwk ? b->nsw : b->nwk;
+	size_t cap = b->cap ? b->cap : BUNDLE_EVENTS_MIN;
+
+	if (b->nplain > used)
+		used = b->nplain;
+	if (used + n <= b->cap)
+		return 0;
+	while (cap < used + n && cap < BUNDLE_EVENTS)
+		cap *= 2;
+	if (grow(&b->sw_ts, cap, sizeof(*b->sw_ts)) ||
+	    grow(&b->sw_state, cap, sizeof(*b->sw_state)) ||
+	    grow(&b->sw_pid, cap, sizeof(*b->sw_pid)) ||
+	    grow(&b->sw_prio, cap, sizeof(*b->sw_prio)) ||
+	    grow(&b->sw_comm, cap, sizeof(*b->sw_comm)) ||
+	    grow(&b->wk_ts, cap, sizeof(*b->wk_ts)) ||
+	    grow(&b->wk_pid, cap, sizeof(*b->wk_pid)) ||
+	    grow(&b->wk_cpu, cap, sizeof(*b->wk_cpu)) ||
+	    grow(&b->wk_prio, cap, sizeof(*b->wk_prio)) ||
+	    grow(&b->wk_comm, cap, sizeof(*b->wk_comm)) ||
+	    grow(&b->intern, 2 * cap, sizeof(*b->intern)) ||
+	    grow(&b->plain, cap, sizeof(*b->plain)))
+		return -ENOMEM;
+	/* Every array is at least @cap long now; the table follows. */
+	b->cap = cap;
+	return rehash(b);
+}
+
 void pf_bundle_reset(struct pf_bundle *b)
 {
 	size_t i;
@@ -169,7 +212,8 @@ void pf_bundle_reset(struct pf_bundle *b)
 	b->nintern = 0;
 	/* A new generation empties the intern hash without clearing it. */
 	if (!++b->intern_gen) {
-		memset(b->intern_slots, 0, INTERN_SLOTS * sizeof(*b->intern_slots));
+		if (b->intern_slots)
+			memset(b->intern_slots, 0, INTERN_SLOTS(b) * sizeof(*b->intern_slots));
 		b->intern_gen = 1;
 	}
 	for (i = 0; i < b->nplain; i++) {
@@ -183,10 +227,9 @@ void pf_bundle_reset(struct pf_bundle *b)
 /* Index of @comm in the bundle's intern table; -ENOMEM. */
 static int64_t intern_comm(struct pf_bundle *b, const char *comm)
 {
-	size_t len = strlen(comm);
-	uint32_t slot = hash_fnv1a(comm, len, HASH_FNV1A_SEED) & (INTERN_SLOTS - 1), v, i;
+	uint32_t slot = intern_slot(b, comm), v, i;
 
-	for (;; slot = (slot + 1) & (INTERN_SLOTS - 1)) {
+	for (;; slot = (slot + 1) & (INTERN_SLOTS(b) - 1)) {
 		v = b->intern_slots[slot];
 		if (v >> 16 != b->intern_gen)
 			break;	/* empty in this generation */

@@ -13,7 +13,13 @@
 
 #include "perfetto/pb.h"
 
+/*
+ * At most this many events of each kind a bundle. The arrays grow to it
+ * from BUNDLE_EVENTS_MIN as the CPU's events come: a capture may claim
+ * thousands of CPUs with a few events each.
+ */
 #define BUNDLE_EVENTS 4096
+#define BUNDLE_EVENTS_MIN 8
 
 /*
  * The plain events: each is one Perfetto ftrace event, its numbers and
@@ -58,14 +64,21 @@ struct pf_bundle {
 	size_t nintern;
 	uint32_t *intern_slots;	/* hash -> generation << 16 | index + 1 */
 	uint16_t intern_gen;
+	size_t cap;		/* room in each array, in events */
 	struct pf_plain *plain;
 	size_t nplain;
 	int lost;		/* data was lost before these events */
 };
 
-/* 0 or -ENOMEM (then pf_bundle_fini() cleans up). */
-int pf_bundle_init(struct pf_bundle *b);
+/* A zeroed bundle is empty and holds no memory; this frees what it grew. */
 void pf_bundle_fini(struct pf_bundle *b);
+
+/*
+ * Grow the arrays so that each kind has room for @n more events; call
+ * when not pf_bundle_full() and @n fits below BUNDLE_EVENTS. 0 or -ENOMEM
+ * (the bundle is kept as it was).
+ */
+int pf_bundle_room(struct pf_bundle *b, size_t n);
 
 /* Room for one more event of every kind? */
 static inline int pf_bundle_full(const struct pf_bundle *b)

@@ -20,7 +20,7 @@
 
 struct pf_sched {
 	struct convert_ctx *c;
-	struct pf_bundle *bundles;	/* per CPU; allocated at its first event */
+	struct pf_bundle *bundles;	/* per CPU; arrays grow with its events */
 	struct pb_buf scratch;		/* a bundle's packet */
 	int wrote_header;
 	/* Process tree entries waiting to be written. */
@@ -386,13 +386,11 @@ static int sched_event(void *view, const struct event *ev)
 	if (ev->cpu >= c->nr_cpus)
 		return 0;
 	b = &s->bundles[ev->cpu];
-	if (!b->plain && pf_bundle_init(b)) {	/* CPUs with events only */
-		pf_bundle_fini(b);
-		return -ENOMEM;
-	}
 	/* Room for two events (a fork is two). */
 	if ((pf_bundle_full(b) || b->nplain + 2 > BUNDLE_EVENTS) &&
 	    (ret = flush_cpu(s, ev->cpu)))
+		return ret;
+	if ((ret = pf_bundle_room(b, 2)))
 		return ret;
 	switch (ev->type) {
 	case KTP_REC_TASK:
