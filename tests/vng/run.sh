@@ -54,13 +54,13 @@ for k in "${kernels[@]}"; do
 	fi
 	for n in "${names[@]}"; do
 		t=tests/vng/t-$n.sh
-		out=$top/build/vng/$k/$n
-		rm -rf "$out"
-		mkdir -p "$out"
 		if [ ! -f "$t" ]; then
 			echo "FAIL vng/$n@$k: no such test ($t)"
 			continue
 		fi
+		out=$top/build/vng/$k/$n
+		rm -rf "$out"
+		mkdir -p "$out"
 		start=$SECONDS
 		if VNG_KERNEL=$k VNG_IMAGE=$image VNG_OUT=$out bash "$t" >"$out/log" 2>&1; then
 			echo "PASS vng/$n@$k ($((SECONDS - start)) s)"
