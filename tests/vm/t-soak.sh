@@ -5,8 +5,8 @@
 # Pass: no kernel report (the console check), every cycle ends stopped and
 # unloaded. KTPROF_SOAK_CYCLES sets the count (default 24, about 11 s a
 # cycle on the debug kernel under TCG). A busy host stretches a cycle
-# past 25 s, so after KTPROF_SOAK_SECONDS (300) no new cycle starts once
-# 8 have run: the cycles run are the same ones (fixed seed), fewer of
+# past 60 s, so after KTPROF_SOAK_SECONDS (300) no new cycle starts once
+# 4 have run: the cycles run are the same ones (fixed seed), fewer of
 # them. A longer soak by hand:
 #   scripts/vm-run --kernel 7.3 --cpus 3 -- env KTPROF_SOAK_CYCLES=200 \
 #       KTPROF_SOAK_SECONDS=100000 bash tests/vm/t-soak.sh
@@ -24,7 +24,7 @@ RANDOM=42	# the same cycles every run
 deadline=$((SECONDS + ${KTPROF_SOAK_SECONDS:-300}))
 done_cycles=0
 for i in $(seq "$cycles"); do
-	[ "$i" -le 8 ] || [ "$SECONDS" -lt "$deadline" ] || break
+	[ "$i" -le 4 ] || [ "$SECONDS" -lt "$deadline" ] || break
 	src=${sources[$((RANDOM % ${#sources[@]}))]}
 	cpu=$((1 + RANDOM % 2))
 	load_module samples="$src" subbuf_size=16384 n_subbufs=8
