@@ -193,7 +193,7 @@ check-busy:
 
 check:
 	@scripts/setup.sh
-	@$(MAKE) --no-print-directory all tests-bin fuzz-bin modules-all
+	@$(MAKE) --no-print-directory all tests-bin fuzz-bin modules-all deb
 	@tests/run-all.sh
 
 demo:
