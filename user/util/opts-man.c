@@ -3,6 +3,7 @@
  * A command's man page sections in roff, from its option table, so that the
  * page cannot drift from `ktprof CMD --help` (ktprof help --man CMD).
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/opts.h"
@@ -28,27 +29,37 @@ void opts_man_text(FILE *out, const char *text)
  * Each line of @text; an empty one starts a paragraph. Indented lines keep
  * their indent and a line of their own, as in the usage (convert --view).
  */
-static void man_lines(FILE *out, const char *text)
+/*
+ * The next line of *@text into @line (cut to fit), and *@text past it;
+ * false at the end of the text.
+ */
+static bool next_line(const char **text, char *line, size_t size)
 {
-	const char *nl;
-	char line[512];
+	const char *start = *text, *nl;
 	size_t n;
 
-	while (*text) {
-		nl = strchr(text, '\n');
-		n = nl ? (size_t)(nl - text) : strlen(text);
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, text, n);
-		line[n] = '\0';
-		if (!n)
+	if (!*start)
+		return false;
+	nl = strchr(start, '\n');
+	n = nl ? (size_t)(nl - start) : strlen(start);
+	*text = nl ? nl + 1 : start + n;
+	if (n >= size)
+		n = size - 1;
+	memcpy(line, start, n);
+	line[n] = '\0';
+	return true;
+}
+
+static void man_lines(FILE *out, const char *text)
+{
+	char line[512];
+
+	while (next_line(&text, line, sizeof(line))) {
+		if (!*line)
 			fputs(".PP", out);
 		else
 			opts_man_text(out, line);
 		fputc('\n', out);
-		if (!nl)
-			break;
-		text = nl + 1;
 	}
 }
 
@@ -73,20 +84,12 @@ static void man_opt(FILE *out, const struct opt *op)
 void opts_man_examples(const struct opts *o, FILE *out)
 {
 	const char *text = o->examples;
-	const char *nl;
 	char line[512];
-	size_t n;
 
 	if (!text)
 		return;
 	fputs(".SH EXAMPLES\n", out);
-	while (*text) {
-		nl = strchr(text, '\n');
-		n = nl ? (size_t)(nl - text) : strlen(text);
-		if (n >= sizeof(line))
-			n = sizeof(line) - 1;
-		memcpy(line, text, n);
-		line[n] = '\0';
+	while (next_line(&text, line, sizeof(line))) {
 		if (!strncmp(line, "$ ", 2)) {
 			fputs(".PP\n.RS 4\n.EX\n", out);
 			opts_man_text(out, line + 2);
@@ -96,9 +99,6 @@ void opts_man_examples(const struct opts *o, FILE *out)
 			opts_man_text(out, line);
 			fputc('\n', out);
 		}
-		if (!nl)
-			break;
-		text = nl + 1;
 	}
 }
 
