@@ -18,7 +18,9 @@ for t in "$@"; do
 	rm -rf "$KTPROF_TEST_OUT"
 	mkdir -p "$KTPROF_TEST_OUT"
 	export KTPROF_TEST_OUT
-	timeout -k 10 "$KTPROF_TEST_TIMEOUT" bash "$t" >"$results/$name.log" 2>&1
+	# A test's own "# timeout: SECONDS" header wins over the default.
+	limit=$(sed -n 's/^# timeout: *//p' "$t" | head -n 1)
+	timeout -k 10 "${limit:-$KTPROF_TEST_TIMEOUT}" bash "$t" >"$results/$name.log" 2>&1
 	rc=$?
 	# A test that failed half-way may leave the module loaded: the next
 	# test starts from a clean kernel.

@@ -15,6 +15,8 @@
 #   # kernels: 6.12 7.3        only on these kernels (default: all)
 #   # vm-args: --cpus 4        boot options; tests with equal options share
 #                              one boot
+#   # timeout: 1500            seconds the test may take in the guest
+#                              (default 600)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernels=()
@@ -22,7 +24,7 @@ tests=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernels+=("$2"); shift 2 ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,19p' "$0"; exit 0 ;;
 	*) tests+=("$1"); shift ;;
 	esac
 done
@@ -122,12 +124,16 @@ for kernel in "${kernels[@]}"; do
 done
 kernels=("${debug_first[@]}")
 
+# Seconds a test may take in the guest (guest.sh applies the same).
+test_timeout() { local s; s=$(header "$1" timeout); echo "${s:-600}"; }
+
 run_group() {	# KERNEL OUT ARGS TEST...
-	local kernel=$1 out=$2 args=$3 bad vm_rc log
+	local kernel=$1 out=$2 args=$3 bad vm_rc log t limit=120
 	shift 3
+	for t in "$@"; do limit=$((limit + $(test_timeout "$t"))); done
 	# shellcheck disable=SC2086
 	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
-		--timeout "$(( $# * 600 + 120 ))" -- \
+		--timeout "$limit" -- \
 		"$top/tests/vm/guest.sh" "$out" "$@" \
 		>"$out/vm-run.out" 2>&1
 	vm_rc=$?

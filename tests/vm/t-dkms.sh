@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # kernels: 6.12
+# timeout: 1800
 # The Debian packages (make deb) as a user gets them: dpkg -i of ktprof and
 # ktprof-dkms builds the module for the running kernel (dh_dkms postinst),
 # modprobe loads it, the installed /usr/bin/ktprof records with it, the
@@ -11,6 +12,9 @@
 # reaches the host. Only on the Debian 6.12 kernel: its headers are
 # installed on the host (the 7.3 debug kernel has none; 6.1 would build
 # the same source a second time).
+#
+# The DKMS build and dkms's two depmods over 9p take 210 s in a quiet
+# guest and passed 550 s in a busy CI run: hence its own timeout.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 debs=$KTPROF_TOP/build/deb
