@@ -211,7 +211,7 @@ static int set_window(struct convert_opts *a, const struct meta *meta)
 	return 0;
 }
 
-static void warn_symbols(const struct symbolizer *sym)
+static void warn_symbols(struct symbolizer *sym)
 {
 	if (!symbolizer_has_kallsyms(sym))
 		fprintf(stderr, "ktprof convert: no kallsyms snapshot: kernel frames stay addresses\n");

@@ -35,6 +35,11 @@ struct sym_proc {
 
 struct symbolizer {
 	struct kallsyms *ks;
+	/*
+	 * The kallsyms snapshot until the first kernel address needs it:
+	 * parsing it is most of the cost of a report without samples.
+	 */
+	char *ks_text;
 	char *symfs;
 	struct u64_map files;	/* file_key(dev, ino) -> struct sym_file */
 	struct u64_map procs;	/* pid -> struct sym_proc */
@@ -52,10 +57,12 @@ struct symbolizer *symbolizer_new(const char *kallsyms, const char *symfs)
 
 	if (!s)
 		return NULL;
-	if (kallsyms)
-		s->ks = kallsyms_parse(kallsyms);
-	if (symfs)
-		s->symfs = strdup(symfs);
+	if ((kallsyms && !(s->ks_text = strdup(kallsyms))) ||
+	    (symfs && !(s->symfs = strdup(symfs)))) {
+		free(s->ks_text);
+		free(s);
+		return NULL;
+	}
 	u64_map_init(&s->files);
 	u64_map_init(&s->procs);
 	return s;
@@ -84,13 +91,25 @@ void symbolizer_free(struct symbolizer *s)
 	u64_map_fini(&s->files);
 	u64_map_fini(&s->procs);
 	kallsyms_free(s->ks);
+	free(s->ks_text);
 	free(s->symfs);
 	free(s);
 }
 
-int symbolizer_has_kallsyms(const struct symbolizer *s)
+/* The parsed snapshot, parsed on first use; NULL without a usable one. */
+static struct kallsyms *get_kallsyms(struct symbolizer *s)
 {
-	return s->ks != NULL;
+	if (s->ks_text) {
+		s->ks = kallsyms_parse(s->ks_text);
+		free(s->ks_text);
+		s->ks_text = NULL;
+	}
+	return s->ks;
+}
+
+int symbolizer_has_kallsyms(struct symbolizer *s)
+{
+	return get_kallsyms(s) != NULL;
 }
 
 static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid, int create)
@@ -278,7 +297,7 @@ void symbolizer_frame(struct symbolizer *s, uint32_t pid, uint64_t ip,
 	}
 	out->object = "[kernel]";
 	out->offset = ip;
-	if (!s->ks || kallsyms_lookup(s->ks, ip, &ks))
+	if (!get_kallsyms(s) || kallsyms_lookup(s->ks, ip, &ks))
 		return;
 	out->func = ks.name;
 	out->offset = ks.offset;

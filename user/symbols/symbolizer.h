@@ -54,6 +54,6 @@ const char *frame_str(const struct frame *f, int with_offset, char *buf,
 /* Files whose build id did not match, and files that could not be read. */
 unsigned int symbolizer_mismatched(const struct symbolizer *s);
 unsigned int symbolizer_unreadable(const struct symbolizer *s);
-int symbolizer_has_kallsyms(const struct symbolizer *s);
+int symbolizer_has_kallsyms(struct symbolizer *s);
 
 #endif
