@@ -41,6 +41,20 @@
 #endif
 
 /*
+ * v6.13 ("hrtimers: Introduce hrtimer_setup() to replace hrtimer_init()"):
+ * the callback is given with the timer; hrtimer_init() is gone since.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define ktp_hrtimer_setup(t, fn, clock, mode) hrtimer_setup(t, fn, clock, mode)
+#else
+#define ktp_hrtimer_setup(t, fn, clock, mode)				\
+	do {								\
+		hrtimer_init(t, clock, mode);				\
+		(t)->function = (fn);					\
+	} while (0)
+#endif
+
+/*
  * v6.13 ("genirq: Introduce irq_get_nr_irqs() and irq_set_nr_irqs()"):
  * the global nr_irqs gave way to an accessor and became private to genirq.
  */

@@ -6,6 +6,9 @@
  *   meta      ABI, kernel, CPUs, start clocks, events, buffer geometry
  *   selftest  write N: N selftest records on the writing CPU, or "nmi N":
  *             the same as in NMI context (staged); read the last result
+ *   load      write RATE: selftest records at RATE a second on every
+ *             traced CPU until 0 or the session's stop (load.c); read
+ *             the rate and the last load's written, dropped, missed
  * A shell-only VM init script can capture with these and `cat`.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -24,7 +27,7 @@
 #include "ktprof.h"
 
 struct dentry *ktp_debugfs_dir;
-static struct dentry *ktp_control_files[4];
+static struct dentry *ktp_control_files[5];
 
 static const char * const ktp_rec_names[] = KTP_REC_NAMES;
 static_assert(ARRAY_SIZE(ktp_rec_names) == KTP_REC_NR_TYPES);
@@ -330,6 +333,49 @@ static const struct file_operations ktp_selftest_fops = {
 	.release = single_release,
 };
 
+static ssize_t ktp_load_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[32];
+	u64 rate;
+	int ret;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	ret = ktp_copy_cmd(buf, sizeof(buf), ubuf, count);
+	if (ret)
+		return ret;
+	ret = kstrtou64(buf, 0, &rate);
+	if (ret)
+		return ret;
+	mutex_lock(&ktp_lock);
+	ret = ktp_load_set(rate);
+	mutex_unlock(&ktp_lock);
+	return ret ? ret : count;
+}
+
+static int ktp_load_file_show(struct seq_file *m, void *v)
+{
+	mutex_lock(&ktp_lock);
+	ktp_load_show(m);
+	mutex_unlock(&ktp_lock);
+	return 0;
+}
+
+static int ktp_load_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, ktp_load_file_show, NULL);
+}
+
+static const struct file_operations ktp_load_fops = {
+	.owner = THIS_MODULE,
+	.open = ktp_load_open,
+	.read = seq_read,
+	.write = ktp_load_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 int ktp_control_init(void)
 {
 	static const struct {
@@ -341,6 +387,7 @@ int ktp_control_init(void)
 		{ "stats", 0400, &ktp_stats_fops },
 		{ "meta", 0400, &ktp_meta_fops },
 		{ "selftest", 0600, &ktp_selftest_fops },
+		{ "load", 0600, &ktp_load_fops },
 	};
 	size_t i;
 

@@ -180,9 +180,21 @@ int ktp_session_flush(void);
 void ktp_session_teardown(void);
 int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
 			 u64 *dropped);
+bool ktp_session_write_selftest(u64 seq);
 int ktp_hotplug_init(void);
 void ktp_hotplug_exit(void);
 const char *ktp_session_state_name(enum ktp_session_state state);
+
+/*
+ * load.c: selftest records at a set rate on every traced CPU. At most 2000
+ * a millisecond tick, each CPU: under a third of the tick at the write
+ * path's ~190 instructions a record.
+ */
+#define KTP_LOAD_RATE_MAX	2000000ULL
+void ktp_load_init(void);
+int ktp_load_set(u64 rate);
+void ktp_load_stop(void);
+void ktp_load_show(struct seq_file *m);
 
 /* control.c */
 int ktp_control_init(void);

@@ -72,6 +72,7 @@ static int __init ktp_init(void)
 	ret = ktp_probes_init();
 	if (ret)
 		goto out_cfg;
+	ktp_load_init();
 	ret = ktp_relay_init();
 	if (ret)
 		goto out_cfg;

@@ -361,6 +361,8 @@ static void __ktp_session_stop(void)
 	struct ktp_session *s = &ktp_session;
 
 	lockdep_assert_held(&ktp_lock);
+	/* No synthetic load writes after the marks. */
+	ktp_load_stop();
 	/* Each CPU drains what its sampling staged, then writes its mark. */
 	cpus_read_lock();
 	on_each_cpu(ktp_cpu_off, KTP_REASON(KTP_CPU_STOP), 1);
@@ -448,8 +450,11 @@ void ktp_session_teardown(void)
 	mutex_unlock(&ktp_lock);
 }
 
-/* One selftest record, the way every probe writes one. */
-static bool ktp_selftest_one(u64 seq)
+/*
+ * One selftest record, the way every probe writes one; false when it was
+ * dropped. Any context but NMI (that one stages: see below).
+ */
+bool ktp_session_write_selftest(u64 seq)
 {
 	struct ktp_selftest *r;
 	struct ktp_wr w;
@@ -476,7 +481,7 @@ static u64 ktp_selftest_nmi_batch(u64 first, u64 n)
 	local_irq_disable();
 	__preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
 	for (i = 0; i < n; i++)
-		done += ktp_selftest_one(first + i);
+		done += ktp_session_write_selftest(first + i);
 	__preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
 	local_irq_enable();
 	return done;
@@ -512,7 +517,7 @@ int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
 			i += batch;
 		} else {
 			for (; batch; batch--, i++)
-				done += ktp_selftest_one(i);
+				done += ktp_session_write_selftest(i);
 		}
 		/* ktp_lock is held: a killed writer lets stop go on. */
 		if (fatal_signal_pending(current)) {

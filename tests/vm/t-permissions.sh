@@ -22,7 +22,7 @@ ctl stop
 for f in "$KTPROF_DBG"/*; do
 	mode=$(stat -c '%a %U' "$f")
 	case "$(basename "$f")" in
-	control|selftest) want="600 root" ;;
+	control|selftest|load) want="600 root" ;;
 	*) want="400 root" ;;
 	esac
 	[ "$mode" = "$want" ] || fail "$f: mode $mode, want $want"
@@ -43,6 +43,8 @@ with_cap net_admin sh -c "echo start > $KTPROF_DBG/control" 2>/dev/null &&
 	fail "CAP_NET_ADMIN alone started a session through debugfs"
 with_cap net_admin sh -c "echo 10 > $KTPROF_DBG/selftest" 2>/dev/null &&
 	fail "CAP_NET_ADMIN alone wrote selftest"
+with_cap net_admin sh -c "echo 10 > $KTPROF_DBG/load" 2>/dev/null &&
+	fail "CAP_NET_ADMIN alone wrote load"
 for op in start stop flush meta stats; do
 	out=$(with_cap net_admin "$TOOLS/genl-call" $op)
 	rc=$?
