@@ -14,10 +14,25 @@
 #include "capture/file-index.h"
 #include "util/error.h"
 
-/* A CPU stream's FILE records, for its FILES chunk at close. */
+/*
+ * A compressor and its output buffer, kept from chunk to chunk: allocating
+ * them for each chunk (a few hundred KB, fresh pages every time) cost the
+ * recorder as much as a tenth of its CPU at high record rates.
+ */
+struct deflater {
+	struct libdeflate_compressor *z;
+	void *buf;
+	size_t cap;
+};
+
+/*
+ * Per CPU stream: its FILE records, for its FILES chunk at close, and its
+ * deflater. Only that CPU's reader touches them.
+ */
 struct stream_files {
 	uint32_t cpu;
 	struct file_index *fi;	/* NULL: could not index (no FILES chunk) */
+	struct deflater *dz;	/* NULL: none could be allocated */
 };
 
 struct capture_writer {
@@ -84,13 +99,49 @@ struct capture_writer *capture_writer_open(const char *path, int flags)
 	return w;
 }
 
-/* The FILE index of @cpu's stream, created on first use; NULL if none. */
-static struct file_index *files_of(struct capture_writer *w, uint32_t cpu)
+/*
+ * @data compressed (zlib format, level 1: the recorder must keep up with
+ * the module) into @d's buffer; its length, or 0 on failure.
+ */
+static size_t deflater_run(struct deflater *d, const void *data, size_t len)
+{
+	size_t bound;
+
+	if (!d->z && !(d->z = libdeflate_alloc_compressor(1)))
+		return 0;
+	bound = libdeflate_zlib_compress_bound(d->z, len);
+	if (bound > d->cap) {
+		void *nb = realloc(d->buf, bound);
+
+		if (!nb)
+			return 0;
+		d->buf = nb;
+		d->cap = bound;
+	}
+	return libdeflate_zlib_compress(d->z, data, len, d->buf, d->cap);
+}
+
+static void deflater_free(struct deflater *d)
+{
+	if (!d)
+		return;
+	libdeflate_free_compressor(d->z);
+	free(d->buf);
+	free(d);
+}
+
+/*
+ * The FILE index and the deflater of @cpu's stream, created on first use;
+ * NULL when there are none.
+ */
+static struct file_index *files_of(struct capture_writer *w, uint32_t cpu,
+				   struct deflater **dz)
 {
 	struct stream_files *nf;
 	struct file_index *fi = NULL;
 	unsigned int i;
 
+	*dz = NULL;
 	pthread_mutex_lock(&w->lock);
 	for (i = 0; i < w->nfiles; i++)
 		if (w->files[i].cpu == cpu)
@@ -101,11 +152,14 @@ static struct file_index *files_of(struct capture_writer *w, uint32_t cpu)
 			w->files = nf;
 			nf[i].cpu = cpu;
 			nf[i].fi = file_index_new(cpu);
+			nf[i].dz = calloc(1, sizeof(*nf[i].dz));
 			w->nfiles++;
 		}
 	}
-	if (i < w->nfiles)
+	if (i < w->nfiles) {
 		fi = w->files[i].fi;
+		*dz = w->files[i].dz;
+	}
 	pthread_mutex_unlock(&w->lock);
 	return fi;
 }
@@ -129,37 +183,29 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 {
 	struct ktpc_chunk_header h = { .magic = KTPC_CHUNK_MAGIC, .type = type,
 				       .cpu = cpu, .raw_len = len };
+	struct deflater once = { 0 }, *dz = NULL;
 	const void *stored = data;
-	void *zbuf = NULL;
 	int ret;
 
 	if (len > KTPC_CHUNK_MAX)
 		return -E2BIG;
 	/* Only this CPU's writer touches its index: decode outside the lock. */
 	if (type == KTPC_STREAM) {
-		struct file_index *fi = files_of(w, cpu);
+		struct file_index *fi = files_of(w, cpu, &dz);
 
 		if (fi && file_index_feed(fi, data, len))
 			forget_files(w, cpu);
 	}
 	if (compress && len && !w->no_compress) {
-		/* Level 1: the recorder must keep up with the module. */
-		struct libdeflate_compressor *z = libdeflate_alloc_compressor(1);
-		size_t zlen = z ? libdeflate_zlib_compress_bound(z, len) : 0;
+		/* Other chunks are few: their deflater lasts one chunk. */
+		struct deflater *d = dz ? dz : &once;
+		size_t zlen = deflater_run(d, data, len);
 
-		zbuf = malloc(zlen ? zlen : 1);
-		if (!z || !zbuf) {
-			libdeflate_free_compressor(z);
-			free(zbuf);
-			return -ENOMEM;
-		}
-		zlen = libdeflate_zlib_compress(z, data, len, zbuf, zlen);
-		libdeflate_free_compressor(z);
 		if (!zlen) {
-			free(zbuf);
-			return -EIO;
+			ret = d->z && d->buf ? -EIO : -ENOMEM;
+			goto out;
 		}
-		stored = zbuf;
+		stored = d->buf;
 		h.stored_len = zlen;
 		h.flags = KTPC_CHUNK_ZLIB;
 	} else {
@@ -189,7 +235,9 @@ int capture_writer_add(struct capture_writer *w, enum ktpc_chunk_type type,
 		}
 	}
 	pthread_mutex_unlock(&w->lock);
-	free(zbuf);
+out:
+	libdeflate_free_compressor(once.z);
+	free(once.buf);
 	return ret;
 }
 
@@ -222,8 +270,10 @@ static void free_files(struct capture_writer *w)
 {
 	unsigned int i;
 
-	for (i = 0; i < w->nfiles; i++)
+	for (i = 0; i < w->nfiles; i++) {
 		file_index_free(w->files[i].fi);
+		deflater_free(w->files[i].dz);
+	}
 	free(w->files);
 }
 
