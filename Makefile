@@ -202,7 +202,7 @@ demo:
 	@scripts/demo.sh
 
 bench:
-	@scripts/setup.sh
+	@scripts/setup.sh --bench
 	@$(MAKE) --no-print-directory user tests-bin modules-all
 	@tests/bench/run.sh
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Install everything ktprof's build and tests need on Debian 12 (bookworm).
-# Idempotent: when every package is present it only checks and returns.
+# Install everything ktprof's build and tests need on Debian 12 (bookworm);
+# with --bench, also what make bench compares with (LTTng's tools, and
+# babeltrace2 to read its traces; lttng-modules is built per kernel by
+# scripts/lttng-modules.sh). Idempotent: when every package is present it
+# only checks and returns.
 # Kernel versions are resolved from the archive at run time, never hard-coded.
 set -euo pipefail
 
@@ -29,6 +32,9 @@ base_pkgs=(
 	# packaging: the man pages' test (man), make deb (Debian packages, lintian)
 	man-db debhelper dh-dkms dkms lintian fakeroot
 )
+if [ "${1:-}" = --bench ]; then
+	base_pkgs+=(lttng-tools babeltrace2)
+fi
 
 missing_pkgs() {
 	local p

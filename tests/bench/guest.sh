@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs in the VMs that tests/bench/run.sh boots with instruction-counted
-# time. Prints lines for tests/bench/summarize.awk.
+# time. Prints lines for tests/bench/summarize.py.
 #
 #   overhead  (1 vCPU: the clock counts only the instructions of the CPU
 #             that runs the benchmark) the cost of tracing the same
@@ -12,13 +12,27 @@
 #             and a switch). The threads starve every reader, so each
 #             tracer buffers the whole run: ftrace and ktprof 16 MiB per
 #             CPU, perf 64 MiB (its records are 112-128 bytes); none loses
-#             events. Then ktprof's write path alone (selftest records).
+#             events. With LTTNG_KO (a directory of lttng-modules' .ko
+#             files built for this kernel: scripts/lttng-modules.sh), LTTng's
+#             kernel tracer as well, 16 MiB per CPU in discard mode, once
+#             with its consumer daemon stopped for the run (buffer only) and
+#             once with it writing to the guest's tmpfs; its streams are
+#             copied to OUTDIR/lttng/ for the host to count the events
+#             (babeltrace2). Then ktprof's write path alone (selftest
+#             records).
 #   flood     (2 vCPUs) ktprof record at its defaults under 1, 2 and 4
 #             concurrent perf bench sched pipe floods: records/s, loss,
 #             recorder memory.
+#   ceiling   (2 vCPUs) ktprof record at its defaults while the module's
+#             load file (kmod/load.c) writes selftest records at a set
+#             rate on every CPU, for CEILING_SECS each, the rate doubling
+#             from CEILING_START until records are lost, then CEILING_STEPS
+#             bisections: what the recorder keeps up with, its CPU time
+#             and memory.
 #
-# usage: guest.sh overhead|flood OUTDIR
-#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N)
+# usage: guest.sh overhead|flood|ceiling OUTDIR
+#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N, LTTNG_KO,
+#        CEILING_START, CEILING_SECS, CEILING_STEPS)
 . "$(dirname "$0")/../vm/lib.sh"
 . "$(dirname "$0")/lib.sh"
 mode=$1
@@ -97,6 +111,56 @@ run_record() {
 	echo "$t $n $(stat -c %s "$tmp/rec.ktp")"
 }
 
+# LTTng's session daemon, with lttng-modules from LTTNG_KO: the host's
+# /lib/modules is read-only here, so the daemon gets a module directory of
+# its own (the kernel's builtin lists and the LTTng modules, indexed by
+# depmod) bind-mounted over /lib/modules/RELEASE in a mount namespace of
+# its own; its kmod then finds them as if DKMS had installed them.
+lttng_start() {
+	local rel d
+	rel=$(uname -r)
+	d=$tmp/lttng-modroot/lib/modules/$rel
+	mkdir -p "$d/extra" "$tmp/lttng-home"
+	if ! cp "$LTTNG_KO"/*.ko "$d/extra/" ||
+	   ! cp /lib/modules/"$rel"/modules.builtin* /lib/modules/"$rel"/modules.order "$d/"; then
+		fail "cannot copy lttng-modules from $LTTNG_KO"
+	fi
+	depmod -b "$tmp/lttng-modroot" "$rel" 2>/dev/null || fail "depmod of lttng-modules failed"
+	export LTTNG_HOME=$tmp/lttng-home	# the client's ~/.lttngrc; $HOME is read-only
+	unshare -m --propagation private sh -c "mount --bind '$d' '/lib/modules/$rel' &&
+		exec lttng-sessiond -b --kmod-probes=sched" >"$out/lttng-sessiond.log" 2>&1 ||
+		fail "lttng-sessiond: $(cat "$out/lttng-sessiond.log")"
+	grep -q '^lttng_tracer ' /proc/modules ||
+		fail "lttng-sessiond did not load lttng-tracer: $(tail -5 "$out/lttng-sessiond.log")"
+}
+
+# One LTTng round: "buffer" stops the consumer daemon for the workload,
+# "disk" lets it write. Prints NS_PER_HANDOFF @DIR BYTES: the host counts
+# the events in OUTDIR/DIR up to the workload's exit (the daemon's catching
+# up after it is not the workload's); BYTES are the CTF data streams' (not
+# the metadata's). lttng stop needs the daemon running.
+lttng_round() {	# buffer|disk NAME
+	local t n events dir=$tmp/lttng-trace
+	rm -rf "$dir"
+	# shellcheck disable=SC2086 # TPS split into its names, joined by commas
+	events=$(echo $TPS | tr ' ' ,)
+	{ lttng create kb --output="$dir" &&
+	  lttng enable-channel -k --discard --subbuf-size=1M --num-subbuf=16 ch &&
+	  lttng enable-event -k -c ch "$events" &&
+	  lttng start; } >"$out/lttng.out" 2>&1 || fail "lttng session: $(cat "$out/lttng.out")"
+	[ "$1" = disk ] || pkill -STOP -x lttng-consumerd
+	t=$(run_workload)
+	[ "$1" = disk ] || pkill -CONT -x lttng-consumerd
+	lttng stop >>"$out/lttng.out" 2>&1 || fail "lttng stop: $(cat "$out/lttng.out")"
+	n=$(lttng list kb | sed -n 's/^ *Discarded events: *//p')
+	[ "$n" = 0 ] || fail "LTTng discarded ${n:-?} events (16 MiB too small?)"
+	lttng destroy >>"$out/lttng.out" 2>&1 || fail "lttng destroy: $(cat "$out/lttng.out")"
+	mkdir -p "$out/lttng/$2/kernel"
+	cp "$dir"/kernel/ch_* "$dir"/kernel/metadata "$out/lttng/$2/kernel/" ||
+		fail "cannot copy the LTTng trace"
+	echo "$t @lttng/$2 $(cat "$dir"/kernel/ch_* | wc -c)"
+}
+
 # ns for writing N selftest records from this shell (no fork or exec on
 # the clock: those wait on 9p, and idle time jumps under -icount).
 selftest_ns() {
@@ -111,7 +175,7 @@ selftest_ns() {
 }
 
 overhead() {
-	local mode round tracer line
+	local mode round tracer tracers line
 	[ -d "$TP/events/sched" ] || fail "no tracefs at $TP"
 	echo 16384 >"$TP/buffer_size_kb"
 	echo boot >"$TP/trace_clock"
@@ -121,13 +185,22 @@ overhead() {
 		fail "perf record does not run in the guest"
 	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
+	tracers="none ftrace perf ktprof record"
+	if [ -n "${LTTNG_KO:-}" ]; then
+		lttng_start
+		tracers+=" lttng lttng-disk"
+	fi
 	for mode in yield futex; do
 		WL=("$WORKLOADS/handoff" -m "$mode" -n "$HANDOFFS")
 		run_workload >/dev/null	# warm the page cache once
 		# Interleaved rounds: drift in the guest hits every tracer alike.
 		for round in $(seq "$ROUNDS"); do
-			for tracer in none ftrace perf ktprof record; do
-				line=$(run_${tracer})
+			for tracer in $tracers; do
+				case "$tracer" in
+				lttng) line=$(lttng_round buffer "$mode-$round-buffer") ;;
+				lttng-disk) line=$(lttng_round disk "$mode-$round-disk") ;;
+				*) line=$(run_${tracer}) ;;
+				esac
 				[ "$(echo "$line" | wc -w)" = 3 ] ||
 					fail "$mode $tracer round $round: '$line'"
 				echo "$mode $tracer $line"
@@ -162,8 +235,66 @@ flood() {
 	unload_module
 }
 
+# One rate of the ceiling sweep: prints "ceiling RATE CPUS SECONDS WRITTEN
+# DROPPED MISSED LOST RECORDS BYTES REC_S USER_S SYS_S RSS_KB"; SECONDS is
+# how long the load ran (the shell's clock around it, guest time), REC_S
+# how long ktprof record ran (its start and its flush at the end too).
+ceiling_rate() {	# RATE
+	local load st t0 t1 lost
+	load=$KTPROF_DBG/load
+	rm -f "$tmp/ceiling.ktp"
+	/usr/bin/time -f '%e %U %S %M' -o "$out/time" "$KTPROF" record -q -o "$tmp/ceiling.ktp" -- \
+		bash -c "t0=\$EPOCHREALTIME; echo $1 >$load || exit 1; sleep $CEILING_SECS
+			echo 0 >$load; t1=\$EPOCHREALTIME; echo \$t0 \$t1 >'$out/ceiling.t'
+			cat $load >'$out/ceiling.load'" 2>"$out/ceiling.err"
+	# Its exit status is 1 when it lost records, which is what is sought.
+	[ -s "$tmp/ceiling.ktp" ] && [ -s "$out/ceiling.load" ] ||
+		fail "ceiling record at $1/s: $(cat "$out/ceiling.err")"
+	read -r t0 t1 <"$out/ceiling.t"
+	st=$(cat "$out/ceiling.load")
+	rm -f "$out/ceiling.load"
+	lost=$("$KTPROF" info "$tmp/ceiling.ktp" | sed -n 's/^lost records *\([0-9]*\).*/\1/p')
+	echo "ceiling $1 $(kv_of cpus "$st") $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"$(kv_of written "$st") $(kv_of dropped "$st") $(kv_of missed "$st") ${lost:-0}" \
+		"$(capture_records "$tmp/ceiling.ktp") $(stat -c %s "$tmp/ceiling.ktp")" \
+		"$(tail -n 1 "$out/time")"	# after time's "exited with non-zero status"
+}
+
+kv_of() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# The rate doubles until records are lost, then CEILING_STEPS bisections
+# between the last lossless rate and the first lossy one.
+ceiling() {
+	local rate=$CEILING_START good=0 bad=0 steps=0
+	load_module
+	while :; do
+		ceiling_step "$rate" || { bad=$rate; break; }
+		good=$rate
+		[ $((rate * 2)) -le 2000000 ] || break
+		rate=$((rate * 2))
+	done
+	while [ "$bad" -gt 0 ] && [ "$steps" -lt "$CEILING_STEPS" ]; do
+		rate=$(((good + bad) / 2))
+		if ceiling_step "$rate"; then good=$rate; else bad=$rate; fi
+		steps=$((steps + 1))
+	done
+	unload_module
+}
+
+# One rate; false when records were dropped or lost.
+ceiling_step() {	# RATE
+	local line
+	line=$(ceiling_rate "$1")
+	[ "$(echo "$line" | wc -w)" = 14 ] || fail "ceiling at $1/s: '$line'"
+	echo "$line"
+	echo "$line" | awk '{ exit ($6 + $8 > 0) }'
+}
+
+CEILING_START=${CEILING_START:-25000}
+CEILING_SECS=${CEILING_SECS:-1}
+CEILING_STEPS=${CEILING_STEPS:-2}
 case "$mode" in
-overhead|flood) "$mode" ;;
-*) fail "usage: guest.sh overhead|flood OUTDIR" ;;
+overhead|flood|ceiling) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood|ceiling OUTDIR" ;;
 esac
 echo "done"

@@ -14,12 +14,23 @@
 #         interleaved rounds, medians: overhead per event and its ratio to
 #         ftrace's, bytes per event, and ktprof's write path alone; on 2
 #         vCPUs, ktprof record under 1, 2, 4 pipe floods: records/s, loss,
-#         recorder peak RSS, the highest lossless rate (tests/bench/guest.sh)
-# Figures go to stdout and build/bench/results.txt. Nothing is asserted:
-# TCG timing is a measurement, not a test.
+#         recorder peak RSS; and the recorder's ceiling: the module's load
+#         file writing at a doubling rate on every CPU until records are
+#         lost (tests/bench/guest.sh)
+#   VM    (Debian 6.1) the same overhead rounds with LTTng's kernel tracer
+#         (Debian's lttng-modules, scripts/lttng-modules.sh) beside them,
+#         its events counted on the host with babeltrace2
+#   VM+host  ktprof report against perf sched latency/timehist on the same
+#         recorded events (tests/bench/analysis.sh)
+# Figures go to stdout and build/bench/results.txt, as JSON to
+# build/bench/bench.json and build/bench/analysis/analysis.json, and as
+# plots to build/bench/cost-per-event.svg and ceiling.svg
+# (tests/bench/summarize.py). Nothing is asserted: TCG timing is a
+# measurement, not a test. docs/benchmarks.md has the method and results.
 #
 # usage: tests/bench/run.sh [--host-only]
-#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N)
+#        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N,
+#        CEILING_START, CEILING_SECS, CEILING_STEPS)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/bench
@@ -81,18 +92,59 @@ rm -f "$syn"/*
 [ "${1:-}" != --host-only ] || exit 0
 
 echo
-guest() {	# MODE CPUS
-	"$top/scripts/vm-run" --kernel 6.12 --cpus "$2" --icount --timeout 3000 --out "$out/$1" -- \
+guest() {	# NAME KERNEL CPUS MODE [VAR=VALUE...]
+	local name=$1 kernel=$2 cpus=$3 mode=$4
+	shift 4
+	"$top/scripts/vm-run" --kernel "$kernel" --cpus "$cpus" --icount --timeout 3000 \
+		--out "$out/$name" -- \
 		env ROUNDS="${ROUNDS:-5}" HANDOFFS="${HANDOFFS:-50000}" FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
-		SELFTEST_N="${SELFTEST_N:-400000}" KTPROF_TEST_OUT="$out/$1" \
-		"$top/tests/bench/guest.sh" "$1" "$out/$1" >"$out/$1.txt" ||
-		{ echo "bench: the $1 VM failed; see $out/$1/console.log" >&2; tail -5 "$out/$1.txt" >&2; exit 1; }
-	grep -q '^done$' "$out/$1.txt" || { echo "bench: the $1 guest did not finish" >&2; exit 1; }
+		SELFTEST_N="${SELFTEST_N:-400000}" CEILING_START="${CEILING_START:-25000}" \
+		CEILING_SECS="${CEILING_SECS:-1}" CEILING_STEPS="${CEILING_STEPS:-2}" \
+		KTPROF_TEST_OUT="$out/$name" "$@" \
+		"$top/tests/bench/guest.sh" "$mode" "$out/$name" >"$out/$name.txt" ||
+		{ echo "bench: the $name VM failed; see $out/$name/console.log" >&2; tail -5 "$out/$name.txt" >&2; exit 1; }
+	grep -q '^done$' "$out/$name.txt" || { echo "bench: the $name guest did not finish" >&2; exit 1; }
 }
+
+# LTTng's rounds name the trace they left (@lttng/DIR): count its events
+# with babeltrace2, here at native speed, up to the workload's exit (its
+# last thread's sched_process_exit), and put the count in its place.
+lttng_count() {	# FILE
+	local f=$1 line dir n
+	while read -r line; do
+		dir=$(echo "$line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^@/) print substr($i, 2) }')
+		if [ -z "$dir" ]; then
+			echo "$line"
+			continue
+		fi
+		n=$(babeltrace2 "$out/${f%.txt}/$dir" 2>"$out/babeltrace2.err" | awk '
+			/^\[/ { n++ }
+			/ sched_process_exit: .* comm = "handoff"/ { upto = n }
+			END { print upto; exit !upto }') ||
+			{ echo "bench: babeltrace2 read no events from $dir: $(head -3 "$out/babeltrace2.err")" >&2; exit 1; }
+		echo "${line/@$dir/$n}"
+		rm -rf "${out:?}/${f%.txt}/$dir"
+	done <"$out/$f"
+}
+
 echo "== tracing overhead (VM: Debian 6.12, 1 vCPU, -icount: 1 guest ns = 1 instruction)"
-guest overhead 1
-guest flood 2
-cat "$out/overhead.txt" "$out/flood.txt" >"$out/guest.txt"
-awk -v handoffs="${HANDOFFS:-50000}" -f "$top/tests/bench/summarize.awk" "$out/guest.txt"
+guest overhead 6.12 1 overhead
+guest flood 6.12 2 flood
+guest ceiling 6.12 2 ceiling
+inputs=(6.12="$out/overhead.txt" 6.12="$out/flood.txt" 6.12="$out/ceiling.txt")
+# LTTng's kernel tracer, against the others on a kernel Debian's
+# lttng-modules builds for.
+rel61=$("$top/scripts/kernels.sh" 6.1 | cut -d' ' -f2)
+if lttng_ko=$("$top/scripts/lttng-modules.sh" "$rel61"); then
+	guest overhead-6.1 6.1 1 overhead LTTNG_KO="$lttng_ko"
+	lttng_count overhead-6.1.txt >"$out/overhead-6.1.counted.txt"
+	inputs+=(6.1="$out/overhead-6.1.counted.txt")
+else
+	echo "(no LTTng rows: lttng-modules does not build for $rel61, above)"
+fi
+python3 "$top/tests/bench/summarize.py" --handoffs "${HANDOFFS:-50000}" \
+	--json "$out/bench.json" --svg-dir "$out" "${inputs[@]}"
 echo
-echo "raw figures: $out/guest.txt"
+"$top/tests/bench/analysis.sh" "$out/analysis"
+echo
+echo "figures: $out/bench.json, $out/analysis/analysis.json; plots: $out/*.svg"

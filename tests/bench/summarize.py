@@ -1,0 +1,286 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The bench report from the guests' raw lines, as text tables, JSON and
+SVG plots.
+
+Raw lines (tests/bench/guest.sh):
+  MODE TRACER NS_PER_OP EVENTS BYTES          one round of one tracer
+  selftest N NS_FOR_N NS_FOR_0                the write path alone
+  flood P SECONDS RECORDS LOST BYTES RSS_KB   ktprof record, P pipe floods
+  ceiling RATE CPUS SECONDS WRITTEN DROPPED MISSED LOST RECORDS BYTES
+          REC_S USER_S SYS_S RSS_KB           one rate of the ceiling sweep
+
+Medians over rounds; cost per event = (median - baseline median) / events
+per op (MEASURING.md); ratios against ftrace's cost in the same file.
+
+usage: summarize.py --handoffs N [--json FILE] [--svg-dir DIR] LABEL=FILE...
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import statistics
+import sys
+
+TRACERS = [
+    ("ftrace", "ftrace (tracefs)"),
+    ("perf", "perf record -a"),
+    ("ktprof", "ktprof (buffer only)"),
+    ("record", "ktprof record (1)"),
+    ("lttng", "lttng (buffer only)"),
+    ("lttng-disk", "lttng (consumerd) (2)"),
+]
+WORKLOADS = [
+    ("yield", "handoff -m yield (a sched_switch per op)"),
+    ("futex", "handoff -m futex (a sched_waking and a sched_switch per op)"),
+]
+
+
+def parse(path):
+    rounds, selftest, flood, ceiling = {}, [], [], []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "selftest" and len(w) == 4:
+                n = int(w[1])
+                selftest.append((float(w[2]) - float(w[3])) / n)
+            elif w[0] == "flood" and len(w) == 8:
+                p, secs, rec, lost, by, rss = w[1:]
+                flood.append(dict(floods=int(p), seconds=float(secs), records=int(rec),
+                                  lost=int(lost), bytes=int(by), rss_kb=int(rss)))
+            elif w[0] == "ceiling" and len(w) == 14:
+                k = ["rate", "cpus", "seconds", "written", "dropped", "missed", "lost",
+                     "records", "bytes", "record_s", "user_s", "sys_s", "rss_kb"]
+                v = dict(zip(k, w[1:]))
+                ceiling.append({key: (float(x) if key.endswith("_s") or key == "seconds"
+                                      else int(x)) for key, x in v.items()})
+            elif len(w) == 5 and w[0] in dict(WORKLOADS):
+                r = rounds.setdefault(w[0], {}).setdefault(w[1], [])
+                r.append((float(w[2]), int(w[3]), int(w[4])))
+    return rounds, selftest, flood, ceiling
+
+
+def overhead(rounds, ops):
+    """Per tracer: medians and the cost per event against the baseline."""
+    if "none" not in rounds:
+        return None
+    base = statistics.median(r[0] for r in rounds["none"])
+    out = {"ops": ops, "rounds": len(rounds["none"]), "baseline_ns_per_op": base,
+           "baseline_spread_ns": max(r[0] for r in rounds["none"]) -
+           min(r[0] for r in rounds["none"]), "tracers": {}}
+    ftrace = None
+    for key, _ in TRACERS:
+        if key not in rounds:
+            continue
+        t = statistics.median(r[0] for r in rounds[key])
+        ev = statistics.median(r[1] for r in rounds[key])
+        by = statistics.median(r[2] for r in rounds[key])
+        e = ev / ops
+        cost = (t - base) / e if e > 0 else 0.0
+        if key == "ftrace":
+            ftrace = cost
+        out["tracers"][key] = {
+            "ns_per_op": t, "events_per_op": e, "ns_per_event": cost,
+            "vs_ftrace": cost / ftrace if ftrace else None,
+            "bytes_per_event": by / ev if ev else 0.0,
+            "rounds": [{"ns_per_op": r[0], "events": r[1], "bytes": r[2]}
+                       for r in rounds[key]]}
+    return out
+
+
+def print_overhead(title, o):
+    print(f"\n{title}: {o['ops']} ops, medians of {o['rounds']} rounds; "
+          f"baseline {o['baseline_ns_per_op']:.0f} ns/op")
+    print(f"{'tracer':<22} {'ns/op':>9} {'events/op':>10} {'ns/event':>10} "
+          f"{'vs ftrace':>10} {'B/event':>9}")
+    for key, label in TRACERS:
+        t = o["tracers"].get(key)
+        if not t:
+            continue
+        vs = f"{t['vs_ftrace']:.2f}x" if t["vs_ftrace"] else "-"
+        print(f"{label:<22} {t['ns_per_op']:9.0f} {t['events_per_op']:10.2f} "
+              f"{t['ns_per_event']:10.0f} {vs:>10} {t['bytes_per_event']:9.1f}")
+    e = o["tracers"].get("ktprof", {}).get("events_per_op", 1) or 1
+    print(f"noise: the baseline's rounds spread over {o['baseline_spread_ns']:.0f} ns/op "
+          f"({o['baseline_spread_ns'] / e:.0f} ns/event at {e:.2f} events/op)")
+
+
+def ceiling_rows(ceiling):
+    rows = []
+    for c in sorted(ceiling, key=lambda c: c["rate"]):
+        offered = c["written"] + c["dropped"]
+        secs = c["seconds"] or 1
+        rows.append(dict(c, per_cpu=offered / secs / max(c["cpus"], 1),
+                         total=offered / secs,
+                         lossless=c["dropped"] + c["lost"] == 0,
+                         recorder_cpu=(c["user_s"] + c["sys_s"]) / (c["record_s"] or 1)))
+    return rows
+
+
+def print_ceiling(rows):
+    print("\nktprof record at its defaults, the module's load file writing selftest "
+          "records on every CPU, 2 vCPUs:")
+    print(f"{'rate/CPU':>9} {'offered/s':>11} {'written':>9} {'dropped':>8} {'missed':>7} "
+          f"{'lost':>7} {'recorder':>9} {'user':>6} {'sys':>6} {'RSS MB':>7}")
+    for r in rows:
+        print(f"{r['rate']:9d} {r['total']:11.0f} {r['written']:9d} {r['dropped']:8d} "
+              f"{r['missed']:7d} {r['lost']:7d} {100 * r['recorder_cpu']:8.0f}% "
+              f"{r['user_s']:6.2f} {r['sys_s']:6.2f} {r['rss_kb'] / 1024:7.1f}")
+    best = max((r for r in rows if r["lossless"]), key=lambda r: r["total"], default=None)
+    if best:
+        print(f"highest lossless rate: {best['per_cpu']:.0f} records/s per CPU, "
+              f"{best['total']:.0f} in total (guest time); recorder "
+              f"{100 * best['recorder_cpu']:.0f}% of a CPU, {best['rss_kb'] / 1024:.1f} MB")
+    print("(offered/s: written and dropped, all CPUs, over the load's time; missed: "
+          "records the load's late ticks gave up on, under TCG; recorder: "
+          "its user + system CPU time over its run, start and final flush included)")
+    return best
+
+
+def print_flood(flood):
+    print("\nktprof record at its defaults (-e sched -S none), P concurrent "
+          "perf bench sched pipe, 2 vCPUs:")
+    print(f"{'P':>3} {'records':>10} {'seconds':>8} {'records/s':>12} {'lost':>8} "
+          f"{'B/record':>9} {'RSS MB':>10}")
+    for f in flood:
+        rate = f["records"] / f["seconds"] if f["seconds"] else 0
+        f["records_per_s"] = rate
+        print(f"{f['floods']:3d} {f['records']:10d} {f['seconds']:8.2f} {rate:12.0f} "
+              f"{f['lost']:8d} {f['bytes'] / max(f['records'], 1):9.1f} {f['rss_kb'] / 1024:10.1f}")
+
+
+# --- SVG: plain elements, no library -----------------------------------
+def svg_doc(w, h, body):
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="12">\n'
+            f'<rect width="{w}" height="{h}" fill="white"/>\n{body}</svg>\n')
+
+
+def esc(s):
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+COLORS = {"ftrace": "#4c72b0", "perf": "#dd8452", "ktprof": "#55a868",
+          "record": "#8fd19e", "lttng": "#c44e52", "lttng-disk": "#e8a0a2"}
+
+
+def svg_cost(groups):
+    """Bars of ns per event, one group per (kernel, workload)."""
+    bar, gap, left, top = 16, 14, 190, 40
+    n = sum(len(g[1]) for g in groups)
+    h = top + n * bar + len(groups) * gap + 40
+    w = 720
+    vmax = max((c for _, bars in groups for _, c in bars), default=1) or 1
+    scale = (w - left - 80) / vmax
+    out, y = [f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">'
+              'Tracing cost per event (ns of guest time = instructions, -icount)</text>'], top
+    for title, bars in groups:
+        out.append(f'<text x="10" y="{y + 12}" font-weight="bold">{esc(title)}</text>')
+        y += 16
+        for key, cost in bars:
+            label = dict(TRACERS)[key]
+            out.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{esc(label)}</text>')
+            out.append(f'<rect x="{left}" y="{y + 2}" width="{max(cost, 0) * scale:.1f}" '
+                       f'height="{bar - 4}" fill="{COLORS[key]}"/>')
+            out.append(f'<text x="{left + max(cost, 0) * scale + 4:.1f}" y="{y + 12}">'
+                       f'{cost:.0f}</text>')
+            y += bar
+        y += gap - 16
+    return svg_doc(w, y + 20, "\n".join(out) + "\n")
+
+
+def svg_ceiling(rows):
+    """Offered rate per CPU (log scale) against records/s kept, loss marked."""
+    w, h, l, r, t, b = 720, 380, 80, 30, 40, 60
+    xs = [math.log2(x["rate"]) for x in rows]
+    # Lost counts every record type the buffers dropped (the load's above all).
+    kept = [max(x["written"] + x["dropped"] - x["lost"], 0) / (x["seconds"] or 1) for x in rows]
+    offered = [x["total"] for x in rows]
+    ymax = max(offered + kept + [1]) * 1.1
+    x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
+    px = lambda v: l + (v - x0) / (x1 - x0) * (w - l - r)
+    py = lambda v: h - b - v / ymax * (h - t - b)
+    out = [f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">'
+           'ktprof record under the load file: records/s offered and kept (2 vCPUs)</text>',
+           f'<line x1="{l}" y1="{h - b}" x2="{w - r}" y2="{h - b}" stroke="black"/>',
+           f'<line x1="{l}" y1="{t}" x2="{l}" y2="{h - b}" stroke="black"/>',
+           f'<text x="{w / 2}" y="{h - 15}" text-anchor="middle">'
+           'load rate per CPU (records/s, log scale)</text>',
+           f'<text x="15" y="{h / 2}" transform="rotate(-90 15 {h / 2})" '
+           'text-anchor="middle">records/s, all CPUs</text>']
+    for x, row in zip(xs, rows):
+        out.append(f'<text x="{px(x):.1f}" y="{h - b + 16}" text-anchor="middle">'
+                   f'{row["rate"] // 1000}k</text>')
+    for i in range(5):
+        v = ymax * i / 4
+        out.append(f'<text x="{l - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v / 1000:.0f}k</text>')
+    for series, color, name, dy in ((offered, "#888888", "offered", 0), (kept, "#55a868", "kept", 16)):
+        pts = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in zip(xs, series))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="2"/>')
+        out.append(f'<text x="{l + 12}" y="{t + 10 + dy}" fill="{color}">{name}</text>')
+    for x, v, row in zip(xs, kept, rows):
+        c = "#55a868" if row["lossless"] else "#c44e52"
+        out.append(f'<circle cx="{px(x):.1f}" cy="{py(v):.1f}" r="4" fill="{c}"/>')
+    out.append(f'<text x="{l + 12}" y="{t + 42}" fill="#c44e52">red: records lost</text>')
+    return svg_doc(w, h, "\n".join(out) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--handoffs", type=int, required=True)
+    ap.add_argument("--json")
+    ap.add_argument("--svg-dir")
+    ap.add_argument("inputs", nargs="+", metavar="LABEL=FILE")
+    a = ap.parse_args()
+    doc = {"date": datetime.date.today().isoformat(), "handoffs": a.handoffs, "runs": {}}
+    groups = []
+    rows = []
+    for spec in a.inputs:
+        label, _, path = spec.partition("=")
+        if not path or not os.path.exists(path):
+            sys.exit(f"summarize: no file for '{spec}'")
+        rounds, selftest, flood, ceiling = parse(path)
+        run = doc["runs"].setdefault(label, {})
+        for wl, title in WORKLOADS:
+            o = overhead(rounds.get(wl, {}), 2 * a.handoffs)
+            if not o:
+                continue
+            print_overhead(f"[{label}] {title}", o)
+            run.setdefault("overhead", {})[wl] = o
+            groups.append((f"{label}, handoff -m {wl}",
+                           [(k, o["tracers"][k]["ns_per_event"]) for k, _ in TRACERS
+                            if k in o["tracers"]]))
+        if "overhead" in run:
+            print("(1) B/event of ktprof record: its zlib-compressed capture file")
+            if any("lttng" in o["tracers"] for o in run["overhead"].values()):
+                print("(2) LTTng's consumer daemon writing to tmpfs; "
+                      "B/event of LTTng: its CTF data streams")
+        if selftest:
+            run["selftest_ns_per_record"] = statistics.median(selftest)
+            print(f"\n[{label}] ktprof write path alone (selftest records in a loop): "
+                  f"{statistics.median(selftest):.1f} ns/record, median of {len(selftest)}")
+        if flood:
+            print_flood(flood)
+            run["flood"] = flood
+        if ceiling:
+            rows = ceiling_rows(ceiling)
+            best = print_ceiling(rows)
+            run["ceiling"] = {"rates": rows, "highest_lossless": best}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=1)
+    if a.svg_dir:
+        os.makedirs(a.svg_dir, exist_ok=True)
+        if groups:
+            with open(os.path.join(a.svg_dir, "cost-per-event.svg"), "w") as f:
+                f.write(svg_cost(groups))
+        if rows:
+            with open(os.path.join(a.svg_dir, "ceiling.svg"), "w") as f:
+                f.write(svg_ceiling(rows))
+
+
+if __name__ == "__main__":
+    main()
