@@ -30,10 +30,11 @@
 #
 # usage: tests/bench/run.sh [--host-only]
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N,
-#        CEILING_START, CEILING_SECS, CEILING_STEPS)
+#        CEILING_START, CEILING_SECS, CEILING_STEPS; BENCH_OUT: another
+#        output directory than build/bench)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/build/bench
+out=${BENCH_OUT:-$top/build/bench}
 KTPROF=$top/user/ktprof
 rm -rf "$out"
 mkdir -p "$out"
