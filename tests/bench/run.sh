@@ -36,8 +36,15 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${BENCH_OUT:-$top/build/bench}
 KTPROF=$top/user/ktprof
-rm -rf "$out"
+# build/bench is ours to empty; another directory must come empty.
+if [ -z "${BENCH_OUT:-}" ]; then
+	rm -rf "$out"
+elif [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+	echo "bench: BENCH_OUT=$out is not empty" >&2
+	exit 2
+fi
 mkdir -p "$out"
+out=$(cd "$out" && pwd)	# the guests mount it at this path
 exec > >(tee "$out/results.txt")
 
 . "$top/tests/bench/lib.sh"
