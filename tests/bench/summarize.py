@@ -47,7 +47,7 @@ def parse(path):
             if w[0] == "selftest" and len(w) == 4:
                 n = int(w[1])
                 selftest.append((float(w[2]) - float(w[3])) / n)
-            elif w[0] == "flood" and len(w) == 8:
+            elif w[0] == "flood" and len(w) == 7:
                 p, secs, rec, lost, by, rss = w[1:]
                 flood.append(dict(floods=int(p), seconds=float(secs), records=int(rec),
                                   lost=int(lost), bytes=int(by), rss_kb=int(rss)))
@@ -106,6 +106,24 @@ def print_overhead(title, o):
     e = o["tracers"].get("ktprof", {}).get("events_per_op", 1) or 1
     print(f"noise: the baseline's rounds spread over {o['baseline_spread_ns']:.0f} ns/op "
           f"({o['baseline_spread_ns'] / e:.0f} ns/event at {e:.2f} events/op)")
+
+
+def record_costs(run):
+    """What each record type costs ktprof: yield's events are switches;
+    futex's are a waking and a switch each, so a waking costs twice their
+    mean less a switch."""
+    o = run.get("overhead", {})
+    try:
+        switch = o["yield"]["tracers"]["ktprof"]["ns_per_event"]
+        futex = o["futex"]["tracers"]["ktprof"]["ns_per_event"]
+    except KeyError:
+        return None
+    out = {}
+    if "selftest_ns_per_record" in run:
+        out["selftest"] = run["selftest_ns_per_record"]
+    out["sched_switch"] = switch
+    out["sched_waking"] = 2 * futex - switch
+    return out
 
 
 def ceiling_rows(ceiling):
@@ -181,7 +199,7 @@ def svg_cost(groups):
         out.append(f'<text x="10" y="{y + 12}" font-weight="bold">{esc(title)}</text>')
         y += 16
         for key, cost in bars:
-            label = dict(TRACERS)[key]
+            label = dict(TRACERS)[key].replace(" (1)", "").replace(" (2)", "")
             out.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{esc(label)}</text>')
             out.append(f'<rect x="{left}" y="{y + 2}" width="{max(cost, 0) * scale:.1f}" '
                        f'height="{bar - 4}" fill="{COLORS[key]}"/>')
@@ -253,7 +271,7 @@ def main():
             groups.append((f"{label}, handoff -m {wl}",
                            [(k, o["tracers"][k]["ns_per_event"]) for k, _ in TRACERS
                             if k in o["tracers"]]))
-        if "overhead" in run:
+        if rounds and "overhead" in run:
             print("(1) B/event of ktprof record: its zlib-compressed capture file")
             if any("lttng" in o["tracers"] for o in run["overhead"].values()):
                 print("(2) LTTng's consumer daemon writing to tmpfs; "
@@ -262,6 +280,12 @@ def main():
             run["selftest_ns_per_record"] = statistics.median(selftest)
             print(f"\n[{label}] ktprof write path alone (selftest records in a loop): "
                   f"{statistics.median(selftest):.1f} ns/record, median of {len(selftest)}")
+        per_type = record_costs(run) if selftest else None
+        if per_type:
+            run["ktprof_ns_per_record_type"] = per_type
+            print(f"[{label}] ktprof per record type (buffer only; ns = instructions): "
+                  + ", ".join(f"{k} {v:.0f}" for k, v in per_type.items())
+                  + " (sched_waking: twice futex's cost per event less yield's)")
         if flood:
             print_flood(flood)
             run["flood"] = flood
