@@ -212,6 +212,13 @@ void ktp_sample_quiesce(void);
 void ktp_sample_flush_files(void);
 void ktp_sample_stop(void);
 unsigned int ktp_counters_read(u64 *deltas);
+extern unsigned int ktp_nr_counters;
+
+/* Whether switch records carry --pmu counts (the switch probe's test). */
+static inline bool ktp_counters_on(void)
+{
+	return READ_ONCE(ktp_nr_counters);
+}
 void ktp_counters_reset_local(void);
 void ktp_sample_drain_local(void);
 

@@ -37,7 +37,7 @@ static struct work_struct ktp_perf_work;
 static enum cpuhp_state ktp_perf_hp;
 static bool ktp_perf_hp_set;
 static bool ktp_sampling;		/* this session has sources or counters */
-static unsigned int ktp_nr_counters;	/* read by the switch probe */
+unsigned int ktp_nr_counters;	/* read by the switch probe */
 
 /* Which source failed to open where, for the start's error message. */
 static struct {
