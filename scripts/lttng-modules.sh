@@ -1,39 +1,54 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build LTTng's kernel tracer (Debian's lttng-modules-dkms, the version
-# this machine's apt offers) for one test kernel, for make bench's LTTng
-# rows, and print the directory that holds its .ko files:
+# Build LTTng's kernel tracer (Debian's lttng-modules-dkms) for one test
+# kernel, for make bench's LTTng rows, and print the directory that holds
+# its .ko files:
 #
-#   lttng-modules.sh RELEASE        e.g. 6.1.0-56-amd64
+#   lttng-modules.sh [--suite SUITE] RELEASE    e.g. 6.1.0-56-amd64
 #
-# Nothing is installed: the package is downloaded and unpacked under the
-# cache (KTPROF_CACHE, default ~/.cache/ktprof), built against
-# /lib/modules/RELEASE/build as its dkms.conf would, and kept there; a
-# second call prints the cached build.
+# Without --suite, the version this machine's apt offers (bookworm's
+# 2.13.9, which knows kernels up to 6.1); with it, the package of a newer
+# Debian release (trixie's 2.13.x builds for 6.12), fetched by
+# newer-deb.sh without touching the machine's apt. Nothing is installed:
+# the package is unpacked under the cache (KTPROF_CACHE, default
+# ~/.cache/ktprof), built against /lib/modules/RELEASE/build as its
+# dkms.conf would, and kept there; a second call prints the cached build.
 set -euo pipefail
-rel=${1:?usage: lttng-modules.sh RELEASE}
+here=$(cd "$(dirname "$0")" && pwd)
+suite=
+if [ "${1:-}" = --suite ]; then
+	suite=${2:?usage: lttng-modules.sh [--suite SUITE] RELEASE}
+	shift 2
+fi
+rel=${1:?usage: lttng-modules.sh [--suite SUITE] RELEASE}
 case "$rel" in *[!A-Za-z0-9.+_-]*) echo "lttng-modules: bad release '$rel'" >&2; exit 2 ;; esac
+case "$suite" in *[!a-z-]*) echo "lttng-modules: bad suite '$suite'" >&2; exit 2 ;; esac
 cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}/lttng
 kdir=/lib/modules/$rel/build
 say() { printf 'lttng-modules: %s\n' "$*" >&2; }
 
 [ -d "$kdir/" ] || { say "no headers for $rel in $kdir"; exit 1; }
-ver=$(apt-cache policy lttng-modules-dkms | sed -n 's/^ *Candidate: *//p')
-case "$ver" in ''|'(none)') say "apt offers no lttng-modules-dkms"; exit 1 ;; esac
+mkdir -p "$cache"
+exec 9>"$cache/.lock"	# one build at a time
+flock 9
+if [ -n "$suite" ]; then
+	deb=$("$here/newer-deb.sh" "lttng-modules-dkms/$suite" "$cache/$suite") ||
+		{ say "cannot fetch lttng-modules-dkms from $suite"; exit 1; }
+	ver=$(dpkg-deb -f "$deb" Version)
+else
+	ver=$(apt-cache policy lttng-modules-dkms | sed -n 's/^ *Candidate: *//p')
+	case "$ver" in ''|'(none)') say "apt offers no lttng-modules-dkms"; exit 1 ;; esac
+	deb=$cache/lttng-modules-dkms_${ver//:/%3a}_all.deb
+	if [ ! -f "$deb" ]; then
+		say "downloading lttng-modules-dkms $ver"
+		(cd "$cache" && apt-get download -q "lttng-modules-dkms=$ver" >/dev/null 2>&1) ||
+			{ say "apt-get download lttng-modules-dkms=$ver failed"; exit 1; }
+	fi
+fi
 dest=$cache/lttng-modules-$ver-$rel
 if [ -f "$dest/.built" ]; then
 	echo "$dest/ko"
 	exit 0
-fi
-
-mkdir -p "$cache"
-exec 9>"$cache/.lock"	# one build at a time
-flock 9
-deb=$cache/lttng-modules-dkms_${ver//:/%3a}_all.deb
-if [ ! -f "$deb" ]; then
-	say "downloading lttng-modules-dkms $ver"
-	(cd "$cache" && apt-get download -q "lttng-modules-dkms=$ver" >/dev/null 2>&1) ||
-		{ say "apt-get download lttng-modules-dkms=$ver failed"; exit 1; }
 fi
 rm -rf "$dest"
 mkdir -p "$dest/pkg" "$dest/ko"
@@ -41,8 +56,8 @@ dpkg-deb -x "$deb" "$dest/pkg"
 src=$(echo "$dest"/pkg/usr/src/lttng-modules-*)
 [ -f "$src/Makefile" ] || { say "no source tree in $deb"; exit 1; }
 # The bench traces the sched events only. lttng-probe-timer does not
-# compile against Debian's 6.1.0-5x headers: a 6.1 stable update changed
-# hrtimer_start's tracepoint, after lttng-modules 2.13.9 was released.
+# compile against Debian's 6.1.0-5x or 6.12.1xx headers (2.13.9 and
+# 2.13.18 alike): stable updates changed hrtimer_start's tracepoint.
 sed -i '/lttng-probe-timer\.o/d' "$src/src/probes/Kbuild"
 say "building lttng-modules $ver for $rel"
 make -j"$(nproc)" -C "$kdir" M="$src" modules CONFIG_LTTNG=m >"$dest/build.log" 2>&1 ||

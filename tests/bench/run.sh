@@ -17,9 +17,10 @@
 #         recorder peak RSS; and the recorder's ceiling: the module's load
 #         file writing at a doubling rate on every CPU until records are
 #         lost (tests/bench/guest.sh)
-#   VM    (Debian 6.1) the same overhead rounds with LTTng's kernel tracer
-#         (Debian's lttng-modules, scripts/lttng-modules.sh) beside them,
-#         its events counted on the host with babeltrace2
+#   VM    (Debian 6.12 and 6.1) LTTng's kernel tracer in the overhead
+#         rounds beside the others (Debian's lttng-modules: trixie's for
+#         6.12, bookworm's for 6.1; scripts/lttng-modules.sh), its events
+#         counted on the host with babeltrace2
 #   VM+host  ktprof report against perf sched latency/timehist on the same
 #         recorded events (tests/bench/analysis.sh)
 # Figures go to stdout and build/bench/results.txt, as JSON to
@@ -136,19 +137,30 @@ lttng_count() {	# FILE
 }
 
 echo "== tracing overhead (VM: Debian 6.12, 1 vCPU, -icount: 1 guest ns = 1 instruction)"
-guest overhead 6.12 1 overhead
+# LTTng's kernel tracer beside the others, on each kernel a Debian
+# lttng-modules builds for: trixie's for 6.12, bookworm's for 6.1.
+lttng_for() {	# KERNEL [--suite SUITE]
+	local rel
+	rel=$("$top/scripts/kernels.sh" "$1" | cut -d' ' -f2) &&
+		"$top/scripts/lttng-modules.sh" "${@:2}" "$rel"
+}
+lttng=()
+if ko=$(lttng_for 6.12 --suite trixie); then
+	lttng=(LTTNG_KO="$ko")
+else
+	echo "(no LTTng rows on 6.12: lttng-modules does not build for it, above)"
+fi
+guest overhead 6.12 1 overhead "${lttng[@]}"
+lttng_count overhead.txt >"$out/overhead.counted.txt"
 guest flood 6.12 2 flood
 guest ceiling 6.12 2 ceiling
-inputs=(6.12="$out/overhead.txt" 6.12="$out/flood.txt" 6.12="$out/ceiling.txt")
-# LTTng's kernel tracer, against the others on a kernel Debian's
-# lttng-modules builds for.
-rel61=$("$top/scripts/kernels.sh" 6.1 | cut -d' ' -f2)
-if lttng_ko=$("$top/scripts/lttng-modules.sh" "$rel61"); then
-	guest overhead-6.1 6.1 1 overhead LTTNG_KO="$lttng_ko"
+inputs=(6.12="$out/overhead.counted.txt" 6.12="$out/flood.txt" 6.12="$out/ceiling.txt")
+if ko=$(lttng_for 6.1); then
+	guest overhead-6.1 6.1 1 overhead LTTNG_KO="$ko"
 	lttng_count overhead-6.1.txt >"$out/overhead-6.1.counted.txt"
 	inputs+=(6.1="$out/overhead-6.1.counted.txt")
 else
-	echo "(no LTTng rows: lttng-modules does not build for $rel61, above)"
+	echo "(no LTTng rows on 6.1: lttng-modules does not build for it, above)"
 fi
 python3 "$top/tests/bench/summarize.py" --handoffs "${HANDOFFS:-50000}" \
 	--json "$out/bench.json" --svg-dir "$out" "${inputs[@]}"
