@@ -242,7 +242,7 @@ flood() {
 ceiling_rate() {	# RATE
 	local load st t0 t1 lost
 	load=$KTPROF_DBG/load
-	rm -f "$tmp/ceiling.ktp"
+	rm -f "$tmp/ceiling.ktp" "$out/ceiling.load"
 	/usr/bin/time -f '%e %U %S %M' -o "$out/time" "$KTPROF" record -q -o "$tmp/ceiling.ktp" -- \
 		bash -c "t0=\$EPOCHREALTIME; echo $1 >$load || exit 1; sleep $CEILING_SECS
 			echo 0 >$load; t1=\$EPOCHREALTIME; echo \$t0 \$t1 >'$out/ceiling.t'
@@ -251,16 +251,14 @@ ceiling_rate() {	# RATE
 	[ -s "$tmp/ceiling.ktp" ] && [ -s "$out/ceiling.load" ] ||
 		fail "ceiling record at $1/s: $(cat "$out/ceiling.err")"
 	read -r t0 t1 <"$out/ceiling.t"
-	st=$(cat "$out/ceiling.load")
-	rm -f "$out/ceiling.load"
+	st=$out/ceiling.load
 	lost=$("$KTPROF" info "$tmp/ceiling.ktp" | sed -n 's/^lost records *\([0-9]*\).*/\1/p')
-	echo "ceiling $1 $(kv_of cpus "$st") $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
-		"$(kv_of written "$st") $(kv_of dropped "$st") $(kv_of missed "$st") ${lost:-0}" \
+	echo "ceiling $1 $(kv "$st" ^rate= cpus) $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
+		"$(kv "$st" ^rate= written) $(kv "$st" ^rate= dropped) $(kv "$st" ^rate= missed) ${lost:-0}" \
 		"$(capture_records "$tmp/ceiling.ktp") $(stat -c %s "$tmp/ceiling.ktp")" \
 		"$(tail -n 1 "$out/time")"	# after time's "exited with non-zero status"
 }
 
-kv_of() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
 # The rate doubles until records are lost, then CEILING_STEPS bisections
 # between the last lossless rate and the first lossy one.
