@@ -7,8 +7,43 @@
 #define KTPROF_COMPAT_H
 
 #include <linux/irqnr.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/version.h>
+
+/*
+ * v6.17 ("workqueue: Add system_percpu_wq and system_dfl_wq"): the system
+ * workqueues' new names. 7.x marks the old ones deprecated and warns.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define ktp_percpu_wq system_percpu_wq
+#define ktp_unbound_wq system_dfl_wq
+#else
+#define ktp_percpu_wq system_wq
+#define ktp_unbound_wq system_unbound_wq
+#endif
+
+/*
+ * After v6.1 ("seq_file: add DEFINE_SHOW_STORE_ATTRIBUTE() helper
+ * macro"): fops for a seq_file that is shown and written. 6.1 has only
+ * DEFINE_SHOW_ATTRIBUTE; this is what the newer macro makes.
+ */
+#ifndef DEFINE_SHOW_STORE_ATTRIBUTE
+#define DEFINE_SHOW_STORE_ATTRIBUTE(__name)				\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _show, inode->i_private);	\
+}									\
+									\
+static const struct file_operations __name ## _fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = __name ## _open,					\
+	.read = seq_read,						\
+	.write = __name ## _write,					\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+#endif
 
 /*
  * v6.3 ("trace: Add trace_ipi_send_cpu()", "trace: Add

@@ -4,8 +4,10 @@
  *   control   write start, stop or flush; read the session state
  *   stats     per-CPU records, bytes, average record size, drops by type
  *   meta      ABI, kernel, CPUs, start clocks, events, buffer geometry
- *   selftest  write N: N selftest records on the writing CPU, or "nmi N":
- *             the same as in NMI context (staged); read the last result
+ *   selftest  write N: N selftest records on the writing CPU; "nmi N":
+ *             the same as in NMI context (staged); "nmi-sample N": N
+ *             samples of the writer as an NMI takes them; read the last
+ *             result
  *   load      write RATE: selftest records at RATE a second on every
  *             traced CPU until 0 or the session's stop (load.c); read
  *             the rate and the last load's written, dropped, missed
@@ -101,19 +103,7 @@ static int ktp_control_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ktp_control_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ktp_control_show, NULL);
-}
-
-static const struct file_operations ktp_control_fops = {
-	.owner = THIS_MODULE,
-	.open = ktp_control_open,
-	.read = seq_read,
-	.write = ktp_control_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(ktp_control);
 
 static void ktp_show_events(struct seq_file *m, const char *key, u32 mask)
 {
@@ -185,18 +175,7 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ktp_meta_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ktp_meta_show, NULL);
-}
-
-static const struct file_operations ktp_meta_fops = {
-	.owner = THIS_MODULE,
-	.open = ktp_meta_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(ktp_meta);
 
 /* Two decimals of a ratio, without floating point. */
 static void ktp_show_avg(struct seq_file *m, u64 bytes, u64 records)
@@ -259,18 +238,7 @@ out:
 	return 0;
 }
 
-static int ktp_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ktp_stats_show, NULL);
-}
-
-static const struct file_operations ktp_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = ktp_stats_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(ktp_stats);
 
 static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
@@ -278,7 +246,7 @@ static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 	u64 n, written = 0, dropped = 0;
 	unsigned int cpu = 0;
 	char buf[32], *num = buf;
-	bool nmi = false;
+	enum ktp_selftest_mode mode = KTP_SELFTEST_RECORDS;
 	int ret;
 
 	if (!perfmon_capable())
@@ -286,15 +254,18 @@ static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 	ret = ktp_copy_cmd(buf, sizeof(buf), ubuf, count);
 	if (ret)
 		return ret;
-	/* "nmi N": the records as NMI context writes them (see session.c). */
+	/* The NMI modes: see ktp_session_selftest(). */
 	if (!strncmp(buf, "nmi ", 4)) {
-		nmi = true;
+		mode = KTP_SELFTEST_NMI;
 		num = skip_spaces(buf + 4);
+	} else if (!strncmp(buf, "nmi-sample ", 11)) {
+		mode = KTP_SELFTEST_NMI_SAMPLES;
+		num = skip_spaces(buf + 11);
 	}
 	ret = kstrtou64(num, 0, &n);
 	if (ret)
 		return ret;
-	ret = ktp_session_selftest(n, nmi, &cpu, &written, &dropped);
+	ret = ktp_session_selftest(n, mode, &cpu, &written, &dropped);
 	if (ret)
 		return ret;
 	mutex_lock(&ktp_lock);
@@ -319,22 +290,11 @@ static int ktp_selftest_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ktp_selftest_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ktp_selftest_show, NULL);
-}
+DEFINE_SHOW_STORE_ATTRIBUTE(ktp_selftest);
 
-static const struct file_operations ktp_selftest_fops = {
-	.owner = THIS_MODULE,
-	.open = ktp_selftest_open,
-	.read = seq_read,
-	.write = ktp_selftest_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static ssize_t ktp_load_write(struct file *file, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static ssize_t ktp_load_file_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
 {
 	char buf[32];
 	u64 rate;
@@ -362,19 +322,7 @@ static int ktp_load_file_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int ktp_load_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, ktp_load_file_show, NULL);
-}
-
-static const struct file_operations ktp_load_fops = {
-	.owner = THIS_MODULE,
-	.open = ktp_load_open,
-	.read = seq_read,
-	.write = ktp_load_write,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_STORE_ATTRIBUTE(ktp_load_file);
 
 int ktp_control_init(void)
 {
@@ -387,7 +335,7 @@ int ktp_control_init(void)
 		{ "stats", 0400, &ktp_stats_fops },
 		{ "meta", 0400, &ktp_meta_fops },
 		{ "selftest", 0600, &ktp_selftest_fops },
-		{ "load", 0600, &ktp_load_fops },
+		{ "load", 0600, &ktp_load_file_fops },
 	};
 	size_t i;
 

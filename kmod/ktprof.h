@@ -6,9 +6,12 @@
 #define KTPROF_H
 
 #include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/relay.h>
 #include <linux/sched.h>
 #include <linux/types.h>
@@ -42,6 +45,7 @@ struct ktp_config {
 	unsigned int nr_counters;
 	struct ktp_event_spec counters[KTP_MAX_COUNTERS];
 	bool sample_defer;	/* test knob: stage like NMI samples */
+	bool sample_irqs_on;	/* test knob: see ktp_overflow() */
 	/* Sample filter: keep samples of these tgids or this comm (any set). */
 	unsigned int nr_sample_pids;
 	pid_t sample_pids[KTP_MAX_SAMPLE_PIDS];
@@ -178,8 +182,16 @@ int ktp_session_stop(void);
 int ktp_session_stop_id(u64 id);
 int ktp_session_flush(void);
 void ktp_session_teardown(void);
-int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
-			 u64 *dropped);
+
+/* What a selftest writes (see control.c). */
+enum ktp_selftest_mode {
+	KTP_SELFTEST_RECORDS,		/* N records */
+	KTP_SELFTEST_NMI,		/* N records, as NMI writes them */
+	KTP_SELFTEST_NMI_SAMPLES,	/* N samples, as NMI takes them */
+};
+
+int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
+			 unsigned int *cpu, u64 *written, u64 *dropped);
 bool ktp_session_write_selftest(u64 seq);
 int ktp_hotplug_init(void);
 void ktp_hotplug_exit(void);
@@ -209,7 +221,6 @@ int ktp_parse_event_list(const char *list, bool sampling,
 /* perf.c: sampling and counters (sample.h has the internals) */
 int ktp_sample_start(char *err, size_t errlen);
 void ktp_sample_quiesce(void);
-void ktp_sample_flush_files(void);
 void ktp_sample_stop(void);
 unsigned int ktp_counters_read(u64 *deltas);
 extern unsigned int ktp_nr_counters;
@@ -221,6 +232,32 @@ static inline bool ktp_counters_on(void)
 }
 void ktp_counters_reset_local(void);
 void ktp_sample_drain_local(void);
+
+/* sample.c */
+u64 ktp_sample_selftest_nmi(u64 n);
+
+/* files.c: FILE records, read where they may block */
+int ktp_files_init(void);
+void ktp_files_exit(void);
+void ktp_files_flush(void);
+
+/*
+ * Test modes: NMI context as nmi_enter() makes it (in_nmi(), IRQs off,
+ * lockdep off), without an NMI, which qemu TCG cannot raise.
+ */
+static inline void ktp_fake_nmi_enter(void)
+{
+	local_irq_disable();
+	lockdep_off();
+	__preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
+}
+
+static inline void ktp_fake_nmi_exit(void)
+{
+	__preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
+	lockdep_on();
+	local_irq_enable();
+}
 
 /* stage.c */
 void ktp_stage_nmi_record(struct ktp_cpu *kc, const void *rec);
@@ -238,5 +275,6 @@ extern char *ktp_param_cpus;
 extern char *ktp_param_samples;
 extern char *ktp_param_counters;
 extern bool ktp_param_sample_defer;
+extern bool ktp_param_sample_irqs_on;
 
 #endif /* KTPROF_H */

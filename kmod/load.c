@@ -39,8 +39,8 @@ struct ktp_load_cpu {
 };
 
 static DEFINE_PER_CPU(struct ktp_load_cpu, ktp_load_cpus);
-static u64 ktp_load_rate;	/* records/s per CPU; 0: off; under ktp_lock */
-static u64 ktp_load_rate_tick;	/* the same, read by the timers */
+/* Records/s per CPU; 0: off. Written under ktp_lock, read by the timers. */
+static u64 ktp_load_rate;
 
 /* Records due at @now since the start, at the rate. */
 static u64 ktp_load_due(u64 rate, u64 elapsed_ns)
@@ -53,7 +53,7 @@ static u64 ktp_load_due(u64 rate, u64 elapsed_ns)
 static enum hrtimer_restart ktp_load_tick(struct hrtimer *t)
 {
 	struct ktp_load_cpu *lc = container_of(t, struct ktp_load_cpu, timer);
-	u64 rate = READ_ONCE(ktp_load_rate_tick);
+	u64 rate = READ_ONCE(ktp_load_rate);
 	u64 due, n, cap;
 
 	/* Moved here by hotplug, or the load ended: this CPU's share ends. */
@@ -100,10 +100,9 @@ void ktp_load_stop(void)
 	lockdep_assert_held(&ktp_lock);
 	if (!ktp_load_rate)
 		return;
-	WRITE_ONCE(ktp_load_rate_tick, 0);
+	WRITE_ONCE(ktp_load_rate, 0);
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu(ktp_load_cpus, cpu).timer);
-	ktp_load_rate = 0;
 }
 
 /*
@@ -125,8 +124,7 @@ int ktp_load_set(u64 rate)
 	/* The counts are this load's, on the CPUs it runs on. */
 	for_each_possible_cpu(cpu)
 		per_cpu(ktp_load_cpus, cpu).start_ns = 0;
-	ktp_load_rate = rate;
-	WRITE_ONCE(ktp_load_rate_tick, rate);
+	WRITE_ONCE(ktp_load_rate, rate);
 	cpus_read_lock();
 	on_each_cpu_mask(&ktp_session.cfg.cpus, ktp_load_arm, NULL, 1);
 	cpus_read_unlock();

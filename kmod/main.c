@@ -51,6 +51,11 @@ module_param_named(sample_defer, ktp_param_sample_defer, bool, 0444);
 MODULE_PARM_DESC(sample_defer,
 		 "test: route software-event samples through the NMI staging path (default 0)");
 
+bool ktp_param_sample_irqs_on;
+module_param_named(sample_irqs_on, ktp_param_sample_irqs_on, bool, 0444);
+MODULE_PARM_DESC(sample_irqs_on,
+		 "test: enter task-context samples' handler with IRQs on, as older kernels do (default 0)");
+
 bool ktp_param_overwrite;
 module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite,
@@ -76,10 +81,13 @@ static int __init ktp_init(void)
 	ret = ktp_relay_init();
 	if (ret)
 		goto out_cfg;
+	ret = ktp_files_init();
+	if (ret)
+		goto out_cfg;
 	ret = ktp_control_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/debug/ktprof: %d\n", ret);
-		goto out_cfg;
+		goto out_files;
 	}
 	ret = ktp_hotplug_init();
 	if (ret) {
@@ -109,6 +117,8 @@ out_hotplug:
 	ktp_hotplug_exit();
 out_control:
 	ktp_control_exit();
+out_files:
+	ktp_files_exit();
 out_cfg:
 	kfree(cfg);
 	return ret;
@@ -122,6 +132,8 @@ static void __exit ktp_exit(void)
 	ktp_session_teardown();
 	ktp_hotplug_exit();
 	ktp_control_exit();
+	/* Last: waits for FILE reads still blocked on a file system. */
+	ktp_files_exit();
 }
 
 module_init(ktp_init);

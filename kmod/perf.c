@@ -210,7 +210,7 @@ static void ktp_perf_work_fn(struct work_struct *work)
 /* Hotplug callbacks: under the hotplug lock, so they only queue work. */
 static int ktp_perf_cpu_online(unsigned int cpu)
 {
-	queue_work(system_unbound_wq, &ktp_perf_work);
+	queue_work(ktp_unbound_wq, &ktp_perf_work);
 	return 0;
 }
 
@@ -220,7 +220,7 @@ static int ktp_perf_cpu_offline(unsigned int cpu)
 
 	if (sc)
 		atomic_inc(&sc->offline_gen);
-	queue_work(system_unbound_wq, &ktp_perf_work);
+	queue_work(ktp_unbound_wq, &ktp_perf_work);
 	return 0;
 }
 
@@ -328,7 +328,7 @@ undo:
 
 /*
  * No more samples: free every event, outside the hotplug lock. What the
- * sources staged or queued stays to be written (ktp_sample_flush_files(),
+ * sources staged or queued stays to be written (ktp_files_flush(),
  * the STOP marks). Process context; may be called again.
  */
 void ktp_sample_quiesce(void)
@@ -364,32 +364,6 @@ void ktp_sample_quiesce(void)
 
 		if (sc)
 			irq_work_sync(&sc->drain_work);
-	}
-}
-
-/*
- * Write the FILE records the samples asked for while the CPUs are still
- * traced. Reading paths and build ids may block on the file system (NFS,
- * FUSE): callers hold no lock that hotplug or netlink need.
- */
-void ktp_sample_flush_files(void)
-{
-	int cpu, target, tries;
-
-	for_each_possible_cpu(cpu) {
-		struct ktp_sample_cpu *sc = per_cpu(ktp_sample_cpus, cpu);
-
-		/*
-		 * The work item is the queues' one consumer; it runs on a
-		 * traced CPU (it moves itself if that one goes away).
-		 */
-		for (tries = 0; sc && ktp_files_pending(sc) && tries < 3; tries++) {
-			target = ktp_sample_traced_cpu();
-			if (target < 0)
-				break;
-			queue_work_on(target, system_wq, &sc->file_work);
-			flush_work(&sc->file_work);
-		}
 	}
 }
 

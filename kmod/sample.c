@@ -15,10 +15,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/perf_event.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <asm/unwind.h>
 
+#include "compat.h"
 #include "sample.h"
 
 /* kernel/events/core.c: hw.interrupts of a throttled event. */
@@ -72,7 +74,7 @@ static unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips,
 		if (copy_from_user_nofault(&frame, (void __user *)fp,
 					   sizeof(frame)))
 			break;
-		if (!frame.ret)
+		if (!frame.ret || frame.ret >= TASK_SIZE_MAX)
 			break;
 		if (n == KTP_MAX_FRAMES) {
 			*truncated = true;
@@ -102,8 +104,7 @@ static bool ktp_sample_wanted(const struct ktp_config *cfg)
 
 /* Both stacks into the SAMPLE record in @c's scratch space. */
 static struct ktp_sample *ktp_take_sample(struct ktp_sample_cpu *sc,
-					  struct ktp_cache *c,
-					  struct perf_event *event,
+					  struct ktp_cache *c, u32 source,
 					  struct pt_regs *regs, bool staged)
 {
 	struct ktp_sample *s = (struct ktp_sample *)c->scratch;
@@ -133,7 +134,7 @@ static struct ktp_sample *ktp_take_sample(struct ktp_sample_cpu *sc,
 	s->ts = ktime_get_boot_fast_ns();
 	s->pid = current->tgid;
 	s->tid = current->pid;
-	s->source = (unsigned long)event->overflow_handler_context;
+	s->source = source;
 	s->pad = 0;
 	s->nr_kernel = nk;
 	s->nr_user = nu;
@@ -141,7 +142,8 @@ static struct ktp_sample *ktp_take_sample(struct ktp_sample_cpu *sc,
 	return s;
 }
 
-static void __ktp_overflow(struct perf_event *event, struct pt_regs *regs)
+/* One overflow of sample source @source, taken in any context. */
+static void __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 {
 	struct ktp_sample_cpu *sc = this_cpu_read(ktp_sample_cpus);
 	bool nmi = in_nmi();
@@ -153,10 +155,10 @@ static void __ktp_overflow(struct perf_event *event, struct pt_regs *regs)
 	    !ktp_sample_wanted(&ktp_session.cfg))
 		return;
 	c = &sc->cache[nmi ? KTP_CTX_NMI : KTP_CTX_IRQ];
-	if (event->hw.interrupts == KTP_PERF_THROTTLED) {
+	if (throttled) {
 		struct ktp_throttle t = {
 			.h = { .type = KTP_REC_THROTTLE, .size = sizeof(t) },
-			.source = (unsigned long)event->overflow_handler_context,
+			.source = source,
 		};
 
 		/* this_cpu ops: an NMI source may interrupt an IRQ one. */
@@ -164,7 +166,7 @@ static void __ktp_overflow(struct perf_event *event, struct pt_regs *regs)
 		ktp_emit(sc, &t, staged);
 	}
 	this_cpu_inc(ktp_cpus.samples);
-	ktp_emit(sc, ktp_take_sample(sc, c, event, regs, staged), staged);
+	ktp_emit(sc, ktp_take_sample(sc, c, source, regs, staged), staged);
 	if (staged || ktp_files_pending(sc))
 		irq_work_queue(&sc->drain_work);
 }
@@ -172,15 +174,76 @@ static void __ktp_overflow(struct perf_event *event, struct pt_regs *regs)
 void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
 		  struct pt_regs *regs)
 {
+	/*
+	 * Test knob: kernels before c9bc1753b3cc ("perf: Fix
+	 * __perf_event_overflow() vs perf_remove_from_context() race"; in
+	 * 7.x, and in 6.1 and 6.12 stable since 2026) call task-context
+	 * software events (page faults) with IRQs on. Our test kernels all
+	 * have it, so vm/samplers enters that way on purpose.
+	 */
+	bool irqs_on = READ_ONCE(ktp_session.cfg.sample_irqs_on) &&
+		       in_task() && irqs_disabled();
 	unsigned long flags;
 
+	if (irqs_on)
+		local_irq_enable();
 	/*
 	 * Outside NMI, IRQs off: a cpu-clock sample (hardirq) must not
 	 * interrupt a page-fault sample (task context) on this CPU's cache.
 	 */
 	local_irq_save(flags);
-	__ktp_overflow(event, regs);
+	__ktp_overflow((unsigned long)event->overflow_handler_context,
+		       event->hw.interrupts == KTP_PERF_THROTTLED, regs);
 	local_irq_restore(flags);
+	if (irqs_on)
+		local_irq_disable();
+}
+
+/*
+ * A kernel-mode sample of this function's caller, as a software event
+ * takes one (perf_fetch_caller_regs(): regs not from an interrupt).
+ */
+static noinline void ktp_sample_caller(u32 source)
+{
+	struct pt_regs regs;
+
+	perf_fetch_caller_regs(&regs);
+	__ktp_overflow(source, false, &regs);
+}
+
+/*
+ * Test ("nmi-sample N" in selftest): @n samples of source 0 of the
+ * writing task, by the overflow path as a hardware event's NMI runs it
+ * (ktp_fake_nmi_enter()): half of its user mode (the registers it entered
+ * the kernel with), half here in the kernel. So the NMI-only parts run
+ * under qemu TCG, which has no PMU to raise a real NMI: unwinding in NMI,
+ * the mmap trylock and its deferred unlock, staged SAMPLE and MAP records,
+ * the NMI context's file queue. Small batches let the drain irq_work empty
+ * the staging ring between them. Process context, pinned to a CPU.
+ * Returns how many were taken: fewer when the task is killed.
+ */
+u64 ktp_sample_selftest_nmi(u64 n)
+{
+	struct pt_regs *uregs = task_pt_regs(current);
+	u64 i, batch;
+
+	for (i = 0; i < n; i += batch) {
+		u64 j;
+
+		batch = min_t(u64, n - i, 16);
+		ktp_fake_nmi_enter();
+		for (j = 0; j < batch; j++) {
+			if ((i + j) % 2)
+				ktp_sample_caller(0);
+			else
+				__ktp_overflow(0, false, uregs);
+		}
+		ktp_fake_nmi_exit();
+		if (fatal_signal_pending(current))
+			return i + batch;
+		cond_resched();
+	}
+	return n;
 }
 
 /* irq_work: staged records into relay; FILE records to process context. */
@@ -191,5 +254,5 @@ void ktp_drain_fn(struct irq_work *work)
 
 	ktp_stage_drain(sc->stage);
 	if (ktp_files_pending(sc))
-		queue_work_on(smp_processor_id(), system_wq, &sc->file_work);
+		queue_work_on(smp_processor_id(), ktp_percpu_wq, &sc->file_work);
 }

@@ -6,7 +6,9 @@
  *              lock, and the per-switch counters
  *   sample.c   the overflow handler: stacks and the SAMPLE record
  *   stage.c    the NMI staging ring between NMI and relay
- *   maps.c     user mappings and their files: MAP and FILE records
+ *   maps.c     user mappings and their files: MAP records, files queued
+ *   files.c    FILE records: paths and build ids, read by jobs that may
+ *              block, which stop does not wait for long
  */
 #ifndef KTPROF_SAMPLE_H
 #define KTPROF_SAMPLE_H
@@ -50,11 +52,14 @@ struct ktp_map_slot {
  */
 enum ktp_sample_ctx { KTP_CTX_IRQ, KTP_CTX_NMI, KTP_NR_CTX };
 
-/* A file queued for its FILE record (the key is both, exactly). */
+/*
+ * A file queued for its FILE record (the key is both, exactly), valid in
+ * one epoch of ktp_files_epoch (0: never).
+ */
 struct ktp_file_slot {
 	u64 ino;
 	u32 dev;
-	u32 used;
+	u32 epoch;
 };
 
 struct ktp_cache {
@@ -102,11 +107,15 @@ int ktp_sample_traced_cpu(void);
 /* maps.c */
 void ktp_maps_resolve(struct ktp_sample_cpu *sc, struct ktp_cache *c,
 		      const u64 *ips, unsigned int n, bool staged);
+void ktp_unlock_fn(struct irq_work *work);
+
+/* files.c */
+extern atomic_t ktp_files_epoch;
+u64 ktp_file_key(u32 dev, u64 ino);
 bool ktp_files_pending(struct ktp_sample_cpu *sc);
 void ktp_files_fn(struct work_struct *work);
 void ktp_files_drop_pending(struct ktp_sample_cpu *sc);
 void ktp_files_forget(void);
-void ktp_unlock_fn(struct irq_work *work);
 
 /* sample.c */
 void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,

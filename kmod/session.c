@@ -133,6 +133,7 @@ int ktp_config_from_params(struct ktp_config *cfg)
 		return -EINVAL;
 	}
 	cfg->sample_defer = ktp_param_sample_defer;
+	cfg->sample_irqs_on = ktp_param_sample_irqs_on;
 	return ktp_config_set_samples(cfg, ktp_param_samples,
 				      ktp_param_counters, NULL, 0);
 }
@@ -379,8 +380,9 @@ static void __ktp_session_stop(void)
 /*
  * Stop the running session (@id: only if it is that one; 0: any), in three
  * steps: with ktp_lock, sampling ends; then, without it, the FILE records
- * the samples asked for are written (that reads files: it may block);
- * then, with ktp_lock again, each CPU writes its STOP mark. Stops take
+ * the samples asked for are written (that reads files: it waits for them
+ * a bounded time); then, with ktp_lock again, each CPU writes its STOP
+ * mark. Stops take
  * turns on ktp_stop_lock; a start meanwhile finds the session running.
  */
 int ktp_session_stop_id(u64 id)
@@ -400,7 +402,7 @@ int ktp_session_stop_id(u64 id)
 	ktp_sample_quiesce();
 	mutex_unlock(&ktp_lock);
 
-	ktp_sample_flush_files();
+	ktp_files_flush();
 
 	mutex_lock(&ktp_lock);
 	if (ktp_session.state == KTP_SESSION_RUNNING && ktp_session.id == id)
@@ -468,47 +470,27 @@ bool ktp_session_write_selftest(u64 seq)
 }
 
 /*
- * Selftest records as NMI context writes them: in_nmi() true (the NMI bits
- * of preempt_count, IRQs off), so they go through the staging ring and the
- * drain irq_work like a tracepoint firing in a hardware sample's handler.
- * Not a real NMI: qemu TCG has no PMU to raise one. Batches leave the
+ * Selftest records as NMI context writes them (ktp_fake_nmi_enter()), so
+ * they go through the staging ring and the drain irq_work like a
+ * tracepoint firing in a hardware sample's handler. Batches leave the
  * irq_work room to drain between them.
  */
 static u64 ktp_selftest_nmi_batch(u64 first, u64 n)
 {
 	u64 i, done = 0;
 
-	local_irq_disable();
-	__preempt_count_add(NMI_OFFSET + HARDIRQ_OFFSET);
+	ktp_fake_nmi_enter();
 	for (i = 0; i < n; i++)
 		done += ktp_session_write_selftest(first + i);
-	__preempt_count_sub(NMI_OFFSET + HARDIRQ_OFFSET);
-	local_irq_enable();
+	ktp_fake_nmi_exit();
 	return done;
 }
 
-/*
- * Write @n selftest records on one CPU, as fast as possible, and report how
- * many were written and dropped: written + dropped == n, always. With @nmi,
- * as NMI context writes them (staged; needs a sampling session).
- */
-int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
-			 u64 *dropped)
+/* @n selftest records (@nmi: as NMI writes them); how many were taken. */
+static u64 ktp_selftest_records(u64 n, bool nmi, int *ret)
 {
-	struct ktp_cpu *kc;
-	u64 i, drops_before, done = 0;
-	int ret = 0;
+	u64 i, done = 0;
 
-	mutex_lock(&ktp_lock);
-	migrate_disable();
-	kc = this_cpu_ptr(&ktp_cpus);
-	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active ||
-	    (nmi && !this_cpu_read(ktp_sample_cpus))) {
-		ret = -EINVAL;
-		goto out;
-	}
-	*cpu = smp_processor_id();
-	drops_before = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]);
 	for (i = 0; i < n;) {
 		u64 batch = min_t(u64, n - i, 1024);
 
@@ -521,21 +503,57 @@ int ktp_session_selftest(u64 n, bool nmi, unsigned int *cpu, u64 *written,
 		}
 		/* ktp_lock is held: a killed writer lets stop go on. */
 		if (fatal_signal_pending(current)) {
-			ret = -EINTR;
+			*ret = -EINTR;
 			break;
 		}
 		cond_resched();
 	}
-	if (nmi) {
+	return done;
+}
+
+/*
+ * Write @n selftest records, or take @n samples, on one CPU, as fast as
+ * possible, and report how many were written and dropped: written +
+ * dropped == n, always. The NMI modes stage what they write and need a
+ * sampling session.
+ */
+int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
+			 unsigned int *cpu, u64 *written, u64 *dropped)
+{
+	unsigned int type = mode == KTP_SELFTEST_NMI_SAMPLES ?
+			    KTP_REC_SAMPLE : KTP_REC_SELFTEST;
+	bool staged = mode != KTP_SELFTEST_RECORDS;
+	u64 drops_before, done;
+	struct ktp_cpu *kc;
+	int ret = 0;
+
+	mutex_lock(&ktp_lock);
+	migrate_disable();
+	kc = this_cpu_ptr(&ktp_cpus);
+	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active ||
+	    (staged && !this_cpu_read(ktp_sample_cpus))) {
+		ret = -EINVAL;
+		goto out;
+	}
+	*cpu = smp_processor_id();
+	drops_before = READ_ONCE(kc->dropped[type]);
+	if (mode == KTP_SELFTEST_NMI_SAMPLES) {
+		done = ktp_sample_selftest_nmi(n);
+		if (done < n)
+			ret = -EINTR;
+	} else {
+		done = ktp_selftest_records(n, staged, &ret);
+	}
+	if (staged) {
 		/* What the last batch staged, and the ring's drop counts. */
 		local_irq_disable();
 		ktp_sample_drain_local();
 		ktp_fold_nmi_drops(kc);
 		local_irq_enable();
 	}
-	*dropped = READ_ONCE(kc->dropped[KTP_REC_SELFTEST]) - drops_before;
-	/* In NMI every record is taken; the ring drops some later. */
-	*written = nmi ? done - *dropped : done;
+	*dropped = READ_ONCE(kc->dropped[type]) - drops_before;
+	/* Staged, every record is taken; the ring drops some later. */
+	*written = staged ? done - *dropped : done;
 out:
 	migrate_enable();
 	mutex_unlock(&ktp_lock);
