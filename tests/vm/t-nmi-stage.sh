@@ -7,9 +7,15 @@
 # staged as well (6.3 and later). written + dropped == N, every record
 # written is decoded, in order, and the loss counts agree. Without sampling
 # (no ring) the NMI selftest is refused.
+# Then the overflow handler's NMI path ("nmi-sample N"): N samples of the
+# writing shell taken as an NMI takes them, half of its user mode, half in
+# the kernel. Every one is decoded or counted lost; user frames resolve to
+# staged MAP records whose files have FILE records; the kernel ones start
+# in the module's selftest.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 n=20000
+ns=400
 
 guest() {
 	load_module events=sched samples=none
@@ -30,6 +36,19 @@ guest() {
 	dump_session "$out/raw"
 	unload_module
 	note written "$written"
+
+	# A source that never fires (a page fault in 10^12): only ours count.
+	load_module events=sched samples=page-faults@period=1000000000000
+	ctl start
+	taskset -c 1 sh -c "echo \$\$ >$out/sampler.pid; echo 'nmi-sample $ns' >$KTPROF_DBG/selftest" ||
+		fail "NMI sample selftest failed"
+	res=$(cat "$KTPROF_DBG/selftest")
+	echo "nmi-sample: $res"
+	ctl stop
+	dump_session "$out/raw-samples"
+	unload_module
+	note sampled "$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')"
+	note sample_drops "$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')"
 }
 
 host() {
@@ -48,6 +67,36 @@ ipis = [e for e in ev if e["type"] == "ipi_send" and e["cpu"] == 1]
 print("ipi_send records on cpu 1: %d" % len(ipis))
 # The IPI tracepoints came in 6.3.
 assert ipis or int(sys.argv[3]) < 603, "no IPI record: the tracepoint in NMI was lost"
+PY
+	sampled=$(noted sampled)
+	[ $((sampled + $(noted sample_drops))) = $ns ] || fail "NMI samples: written + dropped != $ns"
+	"$KTPROF" dump --json --symbolize "$out/raw-samples" >"$out/samples.json" ||
+		fail "dump of the NMI samples failed"
+	/usr/bin/python3 "$(dirname "$0")/check_counts.py" "$out/raw-samples/stats" "$out/samples.json" ||
+		fail "NMI samples: accounting differs"
+	/usr/bin/python3 - "$out/samples.json" "$sampled" "$(cat "$out/sampler.pid")" <<'PY' || fail "NMI samples wrong"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+pid = int(sys.argv[3])
+s = [e for e in ev if e["type"] == "sample" and e["cpu"] == 1 and e["pid"] == pid]
+print("NMI samples decoded on cpu 1: %d" % len(s))
+assert len(s) == int(sys.argv[2]), "%d decoded, %s written" % (len(s), sys.argv[2])
+user = [e for e in s if e["mode"] == "user"]
+kern = [e for e in s if e["mode"] == "kernel"]
+print("user mode: %d, kernel: %d" % (len(user), len(kern)))
+# Half and half, unless the ring dropped some of either.
+assert user and kern, "a mode is missing"
+for e in kern:
+    assert e["kframes"][0].startswith("ktp_sample_selftest_nmi+"), e["kframes"][:3]
+# The user frames' mappings: staged MAP records, and their files described.
+maps = [e for e in ev if e["type"] == "map" and e["pid"] == pid]
+files = {(e["dev"], e["ino"]): e["path"] for e in ev if e["type"] == "file"}
+leaf = int(user[0]["ustack"].split(",")[0], 16)
+m = [e for e in maps if int(e["start"], 16) <= leaf < int(e["end"], 16)]
+assert m, "no MAP record holds the user leaf %#x" % leaf
+path = files.get((m[0]["dev"], m[0]["ino"]))
+print("user leaf %#x in %s" % (leaf, path))
+assert path and "libc" in path, "no FILE record for the leaf's mapping (%s)" % path
 PY
 	echo ok
 }
