@@ -96,7 +96,7 @@ struct ktp_cpu {
 	u64 samples;		/* samples taken (this_cpu_inc: NMI-safe) */
 	u64 throttled;		/* times a sample source was throttled */
 	u64 unresolved;		/* samples whose mappings the mmap lock hid */
-	u64 files_deferred;	/* files not queued for a FILE record (full) */
+	u64 files_deferred;	/* files without a FILE record: full, unread */
 	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
 	u64 written[KTP_REC_NR_TYPES];
 	u64 dropped[KTP_REC_NR_TYPES];

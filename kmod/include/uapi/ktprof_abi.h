@@ -411,7 +411,7 @@ enum ktp_genl_cpu_attr {
 	KTP_CA_SAMPLES,		/* samples taken */
 	KTP_CA_THROTTLED,	/* times the kernel throttled a sample source */
 	KTP_CA_UNRESOLVED,	/* samples whose user mappings were not read */
-	KTP_CA_FILES_DEFERRED,	/* files whose FILE record waits (queue full) */
+	KTP_CA_FILES_DEFERRED,	/* files without a FILE record: queue full, unread */
 	__KTP_CA_MAX
 };
 #define KTP_CA_MAX (__KTP_CA_MAX - 1)
