@@ -138,6 +138,11 @@ $(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_LIB) $(SAN_TESTLIB_OBJ) 
 $(BUILD)/tools/%: tests/tools/%.c $(LIB) $(TESTLIB_OBJ) | $(BUILD)/tools
 	$(CC) $(USER_CFLAGS) -Itests/lib -o $@ $< $(TESTLIB_OBJ) $(LIB) $(USER_LIBS)
 
+# A FUSE daemon (libfuse3) for vm/fuse-file: not a client of the library.
+$(BUILD)/tools/fuse-gate: tests/tools/fuse-gate.c | $(BUILD)/tools
+	$(CC) $(CFLAGS) $(CPPFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) \
+		$(shell pkg-config --cflags fuse3) -o $@ $< $(shell pkg-config --libs fuse3)
+
 $(FUZZ_LIB): $(FUZZ_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^

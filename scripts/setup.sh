@@ -31,6 +31,9 @@ base_pkgs=(
 	clang libclang-rt-14-dev
 	# packaging: the man pages' test (man), make deb (Debian packages, lintian)
 	man-db debhelper dh-dkms dkms lintian fakeroot
+	# vm/fuse-file: its FUSE daemon (tests/tools/fuse-gate, libfuse3) and
+	# libfuse's mount helper (fusermount3)
+	libfuse3-dev fuse3
 )
 if [ "${1:-}" = --bench ]; then
 	base_pkgs+=(lttng-tools babeltrace2)
