@@ -8,13 +8,16 @@
  * session and hands it, as a job, to this module's workqueue. A job reads
  * the path and build id with no lock held, since the read may block for as
  * long as the file system likes (an NFS server gone, a FUSE daemon that
- * does not answer). It then writes the record on a traced CPU.
+ * does not answer). It then writes the record on a traced CPU. At most
+ * KTP_FILE_DEV_JOBS jobs of one device read at once, the others wait
+ * behind them: a file system that hangs holds that many workers, and the
+ * other file systems keep the rest.
  *
  * Stop waits for the jobs a bounded time (KTP_FILES_WAIT) and gives up on
  * the rest. Those are counted in stats (files_deferred) and, when their
- * read returns at last, write nothing. So neither stop, nor hotplug, nor
- * a later session waits on a file system. Only unload waits for jobs
- * still blocked, since their code must stay.
+ * read returns at last, write nothing; those still waiting never read. So
+ * neither stop, nor hotplug, nor a later session waits on a file system.
+ * Only unload waits for jobs still blocked, since their code must stay.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,8 +43,8 @@
 /* How long stop waits for FILE records still being read. */
 #define KTP_FILES_WAIT (5 * HZ)
 /*
- * Jobs at most, the blocked ones of earlier sessions included: files
- * beyond it are deferred (a later sample queues them again).
+ * Jobs at most, running, waiting, or blocked since earlier sessions:
+ * files beyond it are deferred (a later sample queues them again).
  */
 #define KTP_FILE_JOBS_MAX 1024
 
@@ -54,6 +57,28 @@ struct ktp_file_seen {
 	u64 ino;
 };
 
+/* Jobs of one device reading at once. */
+#define KTP_FILE_DEV_JOBS 2
+
+/*
+ * A job's state: who ends it. Writing its record (ktp_file_write_here())
+ * and stop giving up on it (ktp_files_flush()) each move it out of ACTIVE,
+ * so a record given up on and counted is never written as well.
+ */
+enum {
+	KTP_JOB_ACTIVE,
+	KTP_JOB_ENDED,		/* its record written, dropped or not to be */
+	KTP_JOB_ABANDONED,	/* stop gave up on it and counted it */
+};
+
+/* The jobs of one device (under ktp_file_jobs_lock). */
+struct ktp_file_dev {
+	struct hlist_node node;
+	u32 dev;
+	unsigned int running;		/* queued to the workqueue */
+	struct list_head waiting;	/* jobs behind them */
+};
+
 /*
  * A file being described. The job owns its reference on the file and
  * touches no per-CPU sampling state, which stop may free before the job
@@ -62,17 +87,20 @@ struct ktp_file_seen {
 struct ktp_file_job {
 	struct work_struct work;
 	struct list_head node;	/* on ktp_file_jobs while stop waits for it */
+	struct list_head wait_node;	/* on its device's waiting list */
+	struct ktp_file_dev *fdev;
 	struct file *file;
 	u64 session;		/* the id of the session that asked */
 	u32 dev;
 	pid_t tgid;		/* who mapped it: paths as that process sees them */
-	int cpu;		/* whose queue it came from */
-	bool abandoned;		/* stop gave up on it and counted it */
+	unsigned int cpu;	/* whose queue it came from */
+	bool started;		/* queued to the workqueue */
+	atomic_t state;		/* KTP_JOB_* */
 };
 
 /* What a job writes, on the CPU that writes it. */
 struct ktp_file_out {
-	const struct ktp_file_job *job;
+	struct ktp_file_job *job;
 	const char *path;
 	size_t path_len;
 	const u8 *build_id;
@@ -84,6 +112,7 @@ static struct workqueue_struct *ktp_files_wq;
 /* Jobs not given up on, and stop's wait for them. */
 static DEFINE_SPINLOCK(ktp_file_jobs_lock);
 static LIST_HEAD(ktp_file_jobs);
+static DEFINE_HASHTABLE(ktp_file_devs, 4);
 static unsigned int ktp_file_jobs_busy;
 /* Jobs that exist, given up on or not: what bounds their memory. */
 static unsigned int ktp_file_jobs_live;
@@ -142,7 +171,9 @@ static bool ktp_file_claim(u32 dev, u64 ino)
 				 ktp_file_key(dev, ino));
 			claimed = true;
 		} else {
+			/* Every CPU may queue it again. */
 			this_cpu_inc(ktp_cpus.files_deferred);
+			atomic_inc(&ktp_files_epoch);
 		}
 	}
 	mutex_unlock(&ktp_files_lock);
@@ -150,10 +181,11 @@ static bool ktp_file_claim(u32 dev, u64 ino)
 }
 
 /*
- * A claimed file's record was lost: unclaim it, if its session still
- * runs, and let every CPU queue it again.
+ * A claimed file has no record: unclaim it, if its session still runs,
+ * and with @requeue let every CPU queue it again (its record was lost:
+ * the next sample that needs it retries).
  */
-static void ktp_file_unclaim(u64 session, u32 dev, u64 ino)
+static void ktp_file_unclaim(u64 session, u32 dev, u64 ino, bool requeue)
 {
 	struct ktp_file_seen *seen;
 
@@ -171,7 +203,8 @@ static void ktp_file_unclaim(u64 session, u32 dev, u64 ino)
 		}
 	}
 	mutex_unlock(&ktp_files_lock);
-	atomic_inc(&ktp_files_epoch);
+	if (requeue)
+		atomic_inc(&ktp_files_epoch);
 }
 
 /* The GNU build id of an ELF file; may block. */
@@ -267,7 +300,7 @@ static const char *ktp_file_path(struct file *file, pid_t tgid, char *buf,
 static void ktp_file_write_here(void *arg)
 {
 	struct ktp_file_out *o = arg;
-	const struct ktp_file_job *job = o->job;
+	struct ktp_file_job *job = o->job;
 	struct inode *inode = file_inode(job->file);
 	size_t size = ALIGN(sizeof(struct ktp_file) + o->path_len + 1, 4);
 	struct ktp_file *f;
@@ -276,6 +309,15 @@ static void ktp_file_write_here(void *arg)
 	if (!this_cpu_read(ktp_cpus.active) ||
 	    READ_ONCE(ktp_session.id) != job->session) {
 		o->ret = -EAGAIN;
+		return;
+	}
+	/*
+	 * This CPU's STOP mark comes after this call (IRQs are off), so a
+	 * record that wins the job lands in the session.
+	 */
+	if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
+			   KTP_JOB_ENDED) != KTP_JOB_ACTIVE) {
+		o->ret = -ESTALE;
 		return;
 	}
 	f = ktp_reserve(&w, KTP_REC_FILE, 0, size);
@@ -296,39 +338,67 @@ static void ktp_file_write_here(void *arg)
 }
 
 /*
- * Write the record on a traced CPU; while the session runs with none of
- * them online, wait for one. 0 written, -ENOSPC dropped, -ESTALE the
- * session is over.
+ * Write the record on the CPU whose sample asked for it, or else on a
+ * traced one; while the session runs with none of them online, wait for
+ * one. 0 written, -ENOSPC dropped, -ESTALE given up on by stop.
  */
 static int ktp_file_write(struct ktp_file_out *o)
 {
+	struct ktp_file_job *job = o->job;
 	int cpu;
 
-	for (;;) {
-		if (READ_ONCE(ktp_session.id) != o->job->session ||
-		    READ_ONCE(ktp_session.state) != KTP_SESSION_RUNNING)
+	/* A CPU that goes offline meanwhile refuses the call. */
+	o->ret = -EAGAIN;
+	smp_call_function_single(job->cpu, ktp_file_write_here, o, 1);
+	while (o->ret == -EAGAIN) {
+		if (atomic_read(&job->state) != KTP_JOB_ACTIVE)
 			return -ESTALE;
-		/* A CPU that goes offline meanwhile refuses the call. */
 		cpu = ktp_sample_traced_cpu();
-		o->ret = -EAGAIN;
 		if (cpu >= 0)
 			smp_call_function_single(cpu, ktp_file_write_here, o, 1);
 		if (o->ret != -EAGAIN)
-			return o->ret;
-		/* All traced CPUs offline, or one stopping: look again. */
+			break;
+		/* All traced CPUs offline: look again (stop ends the wait). */
 		schedule_timeout_uninterruptible(HZ / 10);
+	}
+	return o->ret;
+}
+
+/* Under ktp_file_jobs_lock: a device with no jobs left goes. */
+static void ktp_file_dev_put(struct ktp_file_dev *fdev)
+{
+	if (!fdev->running && list_empty(&fdev->waiting)) {
+		hash_del(&fdev->node);
+		kfree(fdev);
 	}
 }
 
-/* The job leaves the list stop waits on (unless stop gave up on it). */
+/*
+ * The job is over: it leaves the list stop waits on (unless stop took it
+ * off), and the next job of its device, if any, runs.
+ */
 static void ktp_file_job_done(struct ktp_file_job *job)
 {
+	struct ktp_file_dev *fdev = job->fdev;
+	struct ktp_file_job *next;
+
 	spin_lock(&ktp_file_jobs_lock);
-	ktp_file_jobs_live--;
-	if (!job->abandoned) {
+	if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE, KTP_JOB_ENDED) !=
+	    KTP_JOB_ABANDONED) {
 		list_del(&job->node);
 		if (!--ktp_file_jobs_busy)
 			wake_up_all(&ktp_file_jobs_wait);
+	}
+	ktp_file_jobs_live--;
+	next = list_first_entry_or_null(&fdev->waiting, struct ktp_file_job,
+					wait_node);
+	if (next) {
+		list_del(&next->wait_node);
+		next->started = true;
+		queue_work(ktp_files_wq, &next->work);
+	} else {
+		fdev->running--;
+		ktp_file_dev_put(fdev);
 	}
 	spin_unlock(&ktp_file_jobs_lock);
 	fput(job->file);
@@ -338,51 +408,76 @@ static void ktp_file_job_done(struct ktp_file_job *job)
 static void ktp_file_job_fn(struct work_struct *work)
 {
 	struct ktp_file_job *job = container_of(work, struct ktp_file_job, work);
-	char *pathbuf = kmalloc(2 * PATH_MAX, GFP_KERNEL);
 	u64 ino = file_inode(job->file)->i_ino;
 	u8 id[KTP_BUILD_ID_MAX];
 	struct ktp_file_out o = { .job = job, .build_id = id };
+	char *pathbuf, *rootbuf;
 
-	if (!pathbuf) {
-		this_cpu_inc(ktp_cpus.files_deferred);
-		ktp_file_unclaim(job->session, job->dev, ino);
+	/* Given up on while it waited: no read of a file system that hung. */
+	if (atomic_read(&job->state) != KTP_JOB_ACTIVE)
 		goto out;
+	pathbuf = __getname();
+	rootbuf = __getname();
+	if (!pathbuf || !rootbuf) {
+		/* No record: a later sample queues the file again. */
+		if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
+				   KTP_JOB_ENDED) == KTP_JOB_ACTIVE) {
+			this_cpu_inc(ktp_cpus.files_deferred);
+			ktp_file_unclaim(job->session, job->dev, ino, true);
+		}
+		goto out_names;
 	}
 	/* The reads that may block: nothing held. */
-	o.path = ktp_file_path(job->file, job->tgid, pathbuf, pathbuf + PATH_MAX);
+	o.path = ktp_file_path(job->file, job->tgid, pathbuf, rootbuf);
 	o.path_len = strnlen(o.path, KTP_PATH_MAX - 1);
 	o.build_id_len = ktp_build_id(job->file, id);
 	if (ktp_file_write(&o) == -ENOSPC)
-		ktp_file_unclaim(job->session, job->dev, ino);
-	kfree(pathbuf);
+		ktp_file_unclaim(job->session, job->dev, ino, true);
+out_names:
+	if (pathbuf)
+		__putname(pathbuf);
+	if (rootbuf)
+		__putname(rootbuf);
 out:
 	ktp_file_job_done(job);
 }
 
-/* Hand a queued file (and its reference) to a job: false if it cannot be. */
-static bool ktp_file_job_start(struct file *file, pid_t tgid, int cpu)
+/* Under ktp_file_jobs_lock: @dev's jobs, made from @spare if new. */
+static struct ktp_file_dev *ktp_file_dev_get(u32 dev,
+					     struct ktp_file_dev **spare)
+{
+	struct ktp_file_dev *fdev;
+
+	hash_for_each_possible(ktp_file_devs, fdev, node, dev)
+		if (fdev->dev == dev)
+			return fdev;
+	fdev = *spare;
+	*spare = NULL;
+	fdev->dev = dev;
+	INIT_LIST_HEAD(&fdev->waiting);
+	hash_add(ktp_file_devs, &fdev->node, dev);
+	return fdev;
+}
+
+/*
+ * Hand a queued file (and its reference) to a job, or behind its device's
+ * running ones: false if it cannot be (then the caller drops the file).
+ */
+static bool ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
 {
 	struct inode *inode = file_inode(file);
 	u32 dev = new_encode_dev(inode->i_sb->s_dev);
+	struct ktp_file_dev *spare;
 	struct ktp_file_job *job;
 	bool full;
 
-	spin_lock(&ktp_file_jobs_lock);
-	full = ktp_file_jobs_live >= KTP_FILE_JOBS_MAX;
-	spin_unlock(&ktp_file_jobs_lock);
-	if (full) {
-		/* Not claimed: a later sample queues it again. */
-		this_cpu_inc(ktp_cpus.files_deferred);
-		atomic_inc(&ktp_files_epoch);
-		return false;
-	}
 	if (!ktp_file_claim(dev, inode->i_ino))
 		return false;
 	job = kzalloc_obj(*job, GFP_KERNEL);
-	if (!job) {
-		this_cpu_inc(ktp_cpus.files_deferred);
-		ktp_file_unclaim(READ_ONCE(ktp_session.id), dev, inode->i_ino);
-		return false;
+	spare = kzalloc_obj(*spare, GFP_KERNEL);
+	if (!job || !spare) {
+		full = false;
+		goto deferred;
 	}
 	INIT_WORK(&job->work, ktp_file_job_fn);
 	job->file = file;
@@ -390,13 +485,38 @@ static bool ktp_file_job_start(struct file *file, pid_t tgid, int cpu)
 	job->dev = dev;
 	job->tgid = tgid;
 	job->cpu = cpu;
+	atomic_set(&job->state, KTP_JOB_ACTIVE);
 	spin_lock(&ktp_file_jobs_lock);
+	full = ktp_file_jobs_live >= KTP_FILE_JOBS_MAX;
+	if (full) {
+		spin_unlock(&ktp_file_jobs_lock);
+		goto deferred;
+	}
+	job->fdev = ktp_file_dev_get(dev, &spare);
 	list_add_tail(&job->node, &ktp_file_jobs);
 	ktp_file_jobs_busy++;
 	ktp_file_jobs_live++;
+	if (job->fdev->running < KTP_FILE_DEV_JOBS) {
+		job->fdev->running++;
+		job->started = true;
+		queue_work(ktp_files_wq, &job->work);
+	} else {
+		list_add_tail(&job->wait_node, &job->fdev->waiting);
+	}
 	spin_unlock(&ktp_file_jobs_lock);
-	queue_work(ktp_files_wq, &job->work);
+	kfree(spare);
 	return true;
+
+deferred:
+	/*
+	 * No memory: every CPU queues it again. Too many jobs (file systems
+	 * that hang): only other CPUs, lest each sample here retry it.
+	 */
+	this_cpu_inc(ktp_cpus.files_deferred);
+	ktp_file_unclaim(READ_ONCE(ktp_session.id), dev, inode->i_ino, !full);
+	kfree(job);
+	kfree(spare);
+	return false;
 }
 
 /*
@@ -453,6 +573,7 @@ void ktp_files_drop_pending(struct ktp_sample_cpu *sc)
 void ktp_files_flush(void)
 {
 	struct ktp_file_job *job, *tmp;
+	LIST_HEAD(never_run);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -468,12 +589,26 @@ void ktp_files_flush(void)
 				    KTP_FILES_WAIT);
 	spin_lock(&ktp_file_jobs_lock);
 	list_for_each_entry_safe(job, tmp, &ktp_file_jobs, node) {
+		/* Not one that is writing its record right now. */
+		if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
+				   KTP_JOB_ABANDONED) != KTP_JOB_ACTIVE)
+			continue;
 		list_del(&job->node);
-		job->abandoned = true;
 		ktp_file_jobs_busy--;
 		per_cpu_ptr(&ktp_cpus, job->cpu)->files_deferred++;
+		if (job->started)
+			continue;
+		/* Waiting behind its device: it never runs. */
+		list_del(&job->wait_node);
+		ktp_file_dev_put(job->fdev);
+		ktp_file_jobs_live--;
+		list_add(&job->node, &never_run);
 	}
 	spin_unlock(&ktp_file_jobs_lock);
+	list_for_each_entry_safe(job, tmp, &never_run, node) {
+		fput(job->file);
+		kfree(job);
+	}
 }
 
 /* A new session describes every file again. */
@@ -504,5 +639,13 @@ int ktp_files_init(void)
 /* At unload, after the last stop: waits for reads still blocked. */
 void ktp_files_exit(void)
 {
+	unsigned int live;
+
+	spin_lock(&ktp_file_jobs_lock);
+	live = ktp_file_jobs_live;
+	spin_unlock(&ktp_file_jobs_lock);
+	if (live)
+		pr_warn("unload waits for %u FILE reads blocked on their file systems\n",
+			live);
 	destroy_workqueue(ktp_files_wq);
 }

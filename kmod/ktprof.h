@@ -221,6 +221,7 @@ int ktp_parse_event_list(const char *list, bool sampling,
 /* perf.c: sampling and counters (sample.h has the internals) */
 int ktp_sample_start(char *err, size_t errlen);
 void ktp_sample_quiesce(void);
+bool ktp_sample_quiesced(void);
 void ktp_sample_stop(void);
 unsigned int ktp_counters_read(u64 *deltas);
 extern unsigned int ktp_nr_counters;

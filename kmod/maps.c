@@ -40,6 +40,13 @@ static void ktp_queue_file(struct ktp_cache *c, struct file *file, u32 dev,
 	struct ktp_file_slot *slot = ktp_file_slot(c, dev, ino);
 	u32 epoch = atomic_read(&ktp_files_epoch);
 
+	/*
+	 * Regular files only: reading a device or a socket that a process
+	 * mapped (a GPU node, a packet ring) could wait for an event, and
+	 * would take it from the process.
+	 */
+	if (!S_ISREG(file_inode(file)->i_mode))
+		return;
 	if (READ_ONCE(slot->epoch) == epoch && slot->ino == ino &&
 	    slot->dev == dev)
 		return;

@@ -37,6 +37,7 @@ static struct work_struct ktp_perf_work;
 static enum cpuhp_state ktp_perf_hp;
 static bool ktp_perf_hp_set;
 static bool ktp_sampling;		/* this session has sources or counters */
+static bool ktp_quiesced;		/* its events are gone (a stop), ktp_lock */
 unsigned int ktp_nr_counters;	/* read by the switch probe */
 
 /* Which source failed to open where, for the start's error message. */
@@ -285,6 +286,7 @@ int ktp_sample_start(char *err, size_t errlen)
 	int cpu, ret;
 
 	ktp_nr_counters = 0;
+	ktp_quiesced = false;
 	ktp_sampling = cfg->nr_samples || cfg->nr_counters;
 	if (!ktp_sampling)
 		return 0;
@@ -337,6 +339,7 @@ void ktp_sample_quiesce(void)
 
 	if (!ktp_sampling)
 		return;
+	ktp_quiesced = true;
 	WRITE_ONCE(ktp_nr_counters, 0);
 	if (ktp_perf_hp_set) {
 		cpuhp_remove_state_nocalls(ktp_perf_hp);
@@ -365,6 +368,13 @@ void ktp_sample_quiesce(void)
 		if (sc)
 			irq_work_sync(&sc->drain_work);
 	}
+}
+
+/* Has a stop ended sampling? Under ktp_lock. */
+bool ktp_sample_quiesced(void)
+{
+	lockdep_assert_held(&ktp_lock);
+	return ktp_quiesced;
 }
 
 /* A traced CPU that is online and recording, or -1 if none is. */

@@ -142,8 +142,14 @@ static struct ktp_sample *ktp_take_sample(struct ktp_sample_cpu *sc,
 	return s;
 }
 
-/* One overflow of sample source @source, taken in any context. */
-static void __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
+/* While this CPU runs the fake-NMI selftest (a real NMI must not join). */
+static DEFINE_PER_CPU(bool, ktp_fake_nmi_busy);
+
+/*
+ * One overflow of sample source @source, taken in any context: whether a
+ * SAMPLE record was made (it may still be dropped).
+ */
+static bool __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 {
 	struct ktp_sample_cpu *sc = this_cpu_read(ktp_sample_cpus);
 	bool nmi = in_nmi();
@@ -153,7 +159,7 @@ static void __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 	if (!sc || !this_cpu_read(ktp_cpus.active) ||
 	    this_cpu_read(ktp_cpus.closing) ||
 	    !ktp_sample_wanted(&ktp_session.cfg))
-		return;
+		return false;
 	c = &sc->cache[nmi ? KTP_CTX_NMI : KTP_CTX_IRQ];
 	if (throttled) {
 		struct ktp_throttle t = {
@@ -169,6 +175,7 @@ static void __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 	ktp_emit(sc, ktp_take_sample(sc, c, source, regs, staged), staged);
 	if (staged || ktp_files_pending(sc))
 		irq_work_queue(&sc->drain_work);
+	return true;
 }
 
 void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
@@ -179,11 +186,21 @@ void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
 	 * __perf_event_overflow() vs perf_remove_from_context() race"; in
 	 * 7.x, and in 6.1 and 6.12 stable since 2026) call task-context
 	 * software events (page faults) with IRQs on. Our test kernels all
-	 * have it, so vm/samplers enters that way on purpose.
+	 * have it, so vm/samplers enters that way on purpose. Only where the
+	 * event came from a context with IRQs on: context switches and
+	 * migrations come from under the run-queue lock.
 	 */
 	bool irqs_on = READ_ONCE(ktp_session.cfg.sample_irqs_on) &&
-		       in_task() && irqs_disabled();
+		       in_task() && irqs_disabled() &&
+		       (regs->flags & X86_EFLAGS_IF);
 	unsigned long flags;
+
+	/*
+	 * A real NMI inside the fake one of the selftest would share its
+	 * NMI cache, which has one producer: it is not sampled.
+	 */
+	if (in_nmi() && this_cpu_read(ktp_fake_nmi_busy))
+		return;
 
 	if (irqs_on)
 		local_irq_enable();
@@ -203,12 +220,12 @@ void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
  * A kernel-mode sample of this function's caller, as a software event
  * takes one (perf_fetch_caller_regs(): regs not from an interrupt).
  */
-static noinline void ktp_sample_caller(u32 source)
+static noinline bool ktp_sample_caller(u32 source)
 {
-	struct pt_regs regs;
+	struct pt_regs regs = {};
 
 	perf_fetch_caller_regs(&regs);
-	__ktp_overflow(source, false, &regs);
+	return __ktp_overflow(source, false, &regs);
 }
 
 /*
@@ -220,30 +237,33 @@ static noinline void ktp_sample_caller(u32 source)
  * the mmap trylock and its deferred unlock, staged SAMPLE and MAP records,
  * the NMI context's file queue. Small batches let the drain irq_work empty
  * the staging ring between them. Process context, pinned to a CPU.
- * Returns how many were taken: fewer when the task is killed.
+ * Returns how many samples were made: fewer when the task is killed, or
+ * when the session's sample filter leaves the task out.
  */
 u64 ktp_sample_selftest_nmi(u64 n)
 {
 	struct pt_regs *uregs = task_pt_regs(current);
-	u64 i, batch;
+	u64 i, batch, taken = 0;
 
 	for (i = 0; i < n; i += batch) {
 		u64 j;
 
 		batch = min_t(u64, n - i, 16);
 		ktp_fake_nmi_enter();
+		this_cpu_write(ktp_fake_nmi_busy, true);
 		for (j = 0; j < batch; j++) {
 			if ((i + j) % 2)
-				ktp_sample_caller(0);
+				taken += ktp_sample_caller(0);
 			else
-				__ktp_overflow(0, false, uregs);
+				taken += __ktp_overflow(0, false, uregs);
 		}
+		this_cpu_write(ktp_fake_nmi_busy, false);
 		ktp_fake_nmi_exit();
 		if (fatal_signal_pending(current))
-			return i + batch;
+			break;
 		cond_resched();
 	}
-	return n;
+	return taken;
 }
 
 /* irq_work: staged records into relay; FILE records to process context. */

@@ -514,8 +514,8 @@ static u64 ktp_selftest_records(u64 n, bool nmi, int *ret)
 /*
  * Write @n selftest records, or take @n samples, on one CPU, as fast as
  * possible, and report how many were written and dropped: written +
- * dropped == n, always. The NMI modes stage what they write and need a
- * sampling session.
+ * dropped == n (of samples: unless the sample filter leaves the writer
+ * out). The NMI modes stage what they write and need a sampling session.
  */
 int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 			 unsigned int *cpu, u64 *written, u64 *dropped)
@@ -530,8 +530,10 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 	mutex_lock(&ktp_lock);
 	migrate_disable();
 	kc = this_cpu_ptr(&ktp_cpus);
+	/* Samples need sampling on, not a stop that has ended it. */
 	if (ktp_session.state != KTP_SESSION_RUNNING || !kc->active ||
-	    (staged && !this_cpu_read(ktp_sample_cpus))) {
+	    (staged && !this_cpu_read(ktp_sample_cpus)) ||
+	    (mode == KTP_SELFTEST_NMI_SAMPLES && ktp_sample_quiesced())) {
 		ret = -EINVAL;
 		goto out;
 	}
@@ -539,7 +541,7 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 	drops_before = READ_ONCE(kc->dropped[type]);
 	if (mode == KTP_SELFTEST_NMI_SAMPLES) {
 		done = ktp_sample_selftest_nmi(n);
-		if (done < n)
+		if (fatal_signal_pending(current))
 			ret = -EINTR;
 	} else {
 		done = ktp_selftest_records(n, staged, &ret);
@@ -552,8 +554,12 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 		local_irq_enable();
 	}
 	*dropped = READ_ONCE(kc->dropped[type]) - drops_before;
-	/* Staged, every record is taken; the ring drops some later. */
-	*written = staged ? done - *dropped : done;
+	/*
+	 * Staged, every record is taken; the ring drops some later. (The
+	 * drops of samples are this CPU's: a source that fires meanwhile
+	 * adds its own.)
+	 */
+	*written = staged ? done - min(done, *dropped) : done;
 out:
 	migrate_enable();
 	mutex_unlock(&ktp_lock);

@@ -131,8 +131,8 @@ static void print_drops(const Ktprof__CpuStats *cs)
 	/* Not lost records: samples that may name fewer symbols. */
 	if (cs && (cs->unresolved || cs->files_deferred))
 		printf("       symbolization: %" PRIu64 " samples without their mappings"
-		       " (mmap lock busy), %" PRIu64 " files without their FILE record"
-		       " (queue full, or unread at stop)\n",
+		       " (mmap lock busy), %" PRIu64 " FILE records deferred"
+		       " (queue full) or given up at stop\n",
 		       cs->unresolved, cs->files_deferred);
 }
 
