@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Profiler test subject: spends about 70% of its CPU time in hot_a and 30%
- * in hot_b (both called from main), or, with --syscalls, loops on a cheap
- * system call. Built with frame pointers and symbols.
+ * Profiler test subject: does 70% of its work in hot_a and 30% in hot_b
+ * (both called from main, the same code in each), or, with --syscalls,
+ * loops on a cheap system call. Built with frame pointers and symbols.
  *
  * usage: hotfuncs [-t MS] [--syscalls]
  */
@@ -25,29 +25,57 @@ static uint64_t now_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-/* Busy for @ns, in this function's own code. */
-__attribute__((noinline)) void hot_a(uint64_t ns)
+/*
+ * One unit of work, inlined into both: the same code in each, so equal
+ * work takes equal time, and the split is one of work, not of time. A
+ * split by time drifts towards half and half on a busy host: a vCPU
+ * descheduled in the middle of a short turn overshoots it.
+ */
+static inline __attribute__((always_inline)) uint64_t churn(uint64_t x,
+							   uint64_t inc)
 {
-	uint64_t end = now_ns() + ns, x = sink;
+	int i;
 
-	while (now_ns() < end) {
-		int i;
+	for (i = 0; i < 20000; i++)
+		x = x * 6364136223846793005ull + inc;
+	return x;
+}
 
-		for (i = 0; i < 20000; i++)
-			x = x * 6364136223846793005ull + 1442695040888963407ull;
+static volatile uint64_t last_ns;
+
+/*
+ * Called after each unit, by both. It makes hot_a and hot_b non-leaf
+ * functions, which gcc gives a frame (it leaves leaves without one, even
+ * with -fno-omit-frame-pointer), so that a frame-pointer walk finds main.
+ * And it reads the clock: under qemu's -icount a vCPU in a loop that never
+ * does holds back timer interrupts (vm/sample-rate lost 40% of its
+ * samples, idle CPUs' too).
+ */
+static __attribute__((noinline)) void unit_done(void)
+{
+	last_ns = now_ns();
+}
+
+/* @units of work in this function's own code. */
+__attribute__((noinline)) void hot_a(int units)
+{
+	uint64_t x = sink;
+
+	while (units--) {
+		x = churn(x, 1442695040888963407ull);
+		unit_done();
 	}
 	sink = x;
 }
 
-__attribute__((noinline)) void hot_b(uint64_t ns)
+/* Another increment, so that no compiler folds the two into one. */
+__attribute__((noinline)) void hot_b(int units)
 {
-	uint64_t end = now_ns() + ns, x = sink;
+	uint64_t x = sink;
 
-	while (now_ns() < end) {
-		int i;
-
-		for (i = 0; i < 20000; i++)
-			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+	while (units--) {
+		x = churn(x, 0x9e3779b97f4a7c15ull);
+		unit_done();
 	}
 	sink = x;
 }
@@ -86,10 +114,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	end = now_ns() + total_ms * 1000000;
-	/* 7 ms in hot_a, 3 ms in hot_b, in turns. */
+	/* 7 units in hot_a, 3 in hot_b, in turns, for about -t MS. */
 	while (now_ns() < end) {
-		hot_a(7000000);
-		hot_b(3000000);
+		hot_a(7);
+		hot_b(3);
 	}
 	return 0;
 }
