@@ -109,11 +109,10 @@ struct ktp_file_out {
 };
 
 static struct workqueue_struct *ktp_files_wq;
-/* Jobs not given up on, and stop's wait for them. */
+/* Under it: the jobs not given up on (stop waits for them), the devices. */
 static DEFINE_SPINLOCK(ktp_file_jobs_lock);
 static LIST_HEAD(ktp_file_jobs);
 static DEFINE_HASHTABLE(ktp_file_devs, 4);
-static unsigned int ktp_file_jobs_busy;
 /* Jobs that exist, given up on or not: what bounds their memory. */
 static unsigned int ktp_file_jobs_live;
 static DECLARE_WAIT_QUEUE_HEAD(ktp_file_jobs_wait);
@@ -386,7 +385,7 @@ static void ktp_file_job_done(struct ktp_file_job *job)
 	if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE, KTP_JOB_ENDED) !=
 	    KTP_JOB_ABANDONED) {
 		list_del(&job->node);
-		if (!--ktp_file_jobs_busy)
+		if (list_empty(&ktp_file_jobs))
 			wake_up_all(&ktp_file_jobs_wait);
 	}
 	ktp_file_jobs_live--;
@@ -494,7 +493,6 @@ static bool ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
 	}
 	job->fdev = ktp_file_dev_get(dev, &spare);
 	list_add_tail(&job->node, &ktp_file_jobs);
-	ktp_file_jobs_busy++;
 	ktp_file_jobs_live++;
 	if (job->fdev->running < KTP_FILE_DEV_JOBS) {
 		job->fdev->running++;
@@ -564,6 +562,17 @@ void ktp_files_drop_pending(struct ktp_sample_cpu *sc)
 	}
 }
 
+/* Has every job ended or been given up on? */
+static bool ktp_file_jobs_idle(void)
+{
+	bool idle;
+
+	spin_lock(&ktp_file_jobs_lock);
+	idle = list_empty(&ktp_file_jobs);
+	spin_unlock(&ktp_file_jobs_lock);
+	return idle;
+}
+
 /*
  * Stop, after sampling ended and with no lock held: the queued files to
  * jobs, then the jobs' records, waited for at most KTP_FILES_WAIT (less if
@@ -585,7 +594,7 @@ void ktp_files_flush(void)
 		flush_work(&sc->file_work);
 	}
 	wait_event_killable_timeout(ktp_file_jobs_wait,
-				    !READ_ONCE(ktp_file_jobs_busy),
+				    ktp_file_jobs_idle(),
 				    KTP_FILES_WAIT);
 	spin_lock(&ktp_file_jobs_lock);
 	list_for_each_entry_safe(job, tmp, &ktp_file_jobs, node) {
@@ -594,7 +603,6 @@ void ktp_files_flush(void)
 				   KTP_JOB_ABANDONED) != KTP_JOB_ACTIVE)
 			continue;
 		list_del(&job->node);
-		ktp_file_jobs_busy--;
 		per_cpu_ptr(&ktp_cpus, job->cpu)->files_deferred++;
 		if (job->started)
 			continue;
