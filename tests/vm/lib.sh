@@ -106,8 +106,11 @@ dump_session() {
 	cat /proc/kallsyms >"$dir/kallsyms"
 }
 
+# Value of KEY in a "... KEY=VALUE ..." line on stdin (a selftest result).
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
 # Value of KEY in "... KEY=VALUE ..." lines of FILE matching PATTERN.
 kv() {
 	local file=$1 pattern=$2 key=$3
-	grep -E "$pattern" "$file" | head -n 1 | tr ' ' '\n' | sed -n "s/^$key=//p"
+	grep -E "$pattern" "$file" | head -n 1 | field "$key"
 }

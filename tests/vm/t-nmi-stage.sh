@@ -29,8 +29,8 @@ guest() {
 	taskset -c 1 sh -c "echo 'nmi $n' > $KTPROF_DBG/selftest" || fail "NMI selftest failed"
 	res=$(cat "$KTPROF_DBG/selftest")
 	echo "selftest: $res"
-	written=$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')
-	dropped=$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')
+	written=$(echo "$res" | field written)
+	dropped=$(echo "$res" | field dropped)
 	[ $((written + dropped)) = $n ] || fail "written $written + dropped $dropped != $n"
 	ctl stop
 	dump_session "$out/raw"
@@ -47,8 +47,8 @@ guest() {
 	ctl stop
 	dump_session "$out/raw-samples"
 	unload_module
-	note sampled "$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')"
-	note sample_drops "$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')"
+	note sampled "$(echo "$res" | field written)"
+	note sample_drops "$(echo "$res" | field dropped)"
 }
 
 host() {

@@ -55,9 +55,9 @@ guest() {
 
 host() {
 	res=$(noted tiny)
-	cpu=$(echo "$res" | tr ' ' '\n' | sed -n 's/^cpu=//p')
-	written=$(echo "$res" | tr ' ' '\n' | sed -n 's/^written=//p')
-	dropped=$(echo "$res" | tr ' ' '\n' | sed -n 's/^dropped=//p')
+	cpu=$(echo "$res" | field cpu)
+	written=$(echo "$res" | field written)
+	dropped=$(echo "$res" | field dropped)
 	[ $((written + dropped)) -eq $n ] || fail "written $written + dropped $dropped != $n"
 	[ "$dropped" -gt 0 ] || fail "nothing dropped with 8 KiB of buffer"
 	stat_drop=$(kv "$out/tiny/stats" "^cpu=$cpu dropped" selftest)
