@@ -92,6 +92,18 @@ deferred() {
 		END { print n + 0 }' "$1"
 }
 
+# Stop with reads blocked (bounded), dump the session to DIR, and check
+# that at least MIN files were given up on (files_deferred).
+stop_counted() {	# DIR MIN
+	local n
+	bounded "stop" ctl stop
+	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "not stopped after stop"
+	dump_session "$1"
+	n=$(deferred "$1/stats")
+	[ "$n" -ge "$2" ] || { cat "$1/stats"; fail "files_deferred is $n, want >= $2"; }
+	say "files_deferred=$n"
+}
+
 guest() {
 	local kpid comm n
 	# Debian 6.1 builds FUSE as a module; the guest sees the host's modules.
@@ -130,12 +142,7 @@ guest() {
 	bounded "cpu1 offline" sh -c "echo 0 >$cpu1"
 	bounded "cpu1 online" sh -c "echo 1 >$cpu1"
 	say "stop with the read blocked"
-	bounded "stop" ctl stop
-	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "not stopped after stop"
-	dump_session "$out/raw"
-	n=$(deferred "$out/raw/stats")
-	[ "$n" -ge 1 ] || { cat "$out/raw/stats"; fail "files_deferred is $n, want >= 1"; }
-	say "files_deferred=$n"
+	stop_counted "$out/raw" 1
 
 	say "a second session with the read still blocked"
 	gated || fail "the gate opened early"
@@ -228,12 +235,7 @@ device_limit() {
 	}
 
 	say "stop with two reads blocked and one job waiting"
-	bounded "stop" ctl stop
-	[ "$(cat "$KTPROF_DBG/control")" = stopped ] || fail "not stopped after stop"
-	dump_session "$out/raw2"
-	n=$(deferred "$out/raw2/stats")
-	[ "$n" -ge 3 ] || { cat "$out/raw2/stats"; fail "files_deferred is $n, want >= 3"; }
-	say "files_deferred=$n"
+	stop_counted "$out/raw2" 3
 
 	say "opening the gate"
 	rm -f "$gate"
