@@ -24,6 +24,7 @@ KDIR ?= $(or $(shell scripts/kernels.sh 6.12 2>/dev/null | cut -d' ' -f3),/lib/m
 KERNELS ?= 6.12 6.1 7.3
 
 CC ?= gcc
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 BUILD := build
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
@@ -42,7 +43,7 @@ PROTO_H := $(PROTO_C:.c=.h)
 # user/ in layers (docs/design.md): everything but the commands (user/cmd/)
 # and main (user/ktprof.c) is the library, libktprof.a, which the binary,
 # the unit tests and the test tools link.
-LAYERS := util decode capture symbols perfetto report record mcp
+LAYERS := util decode capture symbols model perfetto report record mcp
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard user/$(d)/*.c))
 CMD_SRC := user/ktprof.c $(wildcard user/cmd/*.c)
 LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \
@@ -157,7 +158,7 @@ $(BUILD)/fuzz/obj/proto-%.o: $(BUILD)/proto/%.c
 
 $(BUILD)/fuzz/obj/fuzz.o: tests/fuzz/fuzz.c tests/fuzz/fuzz.h $(PROTO_H)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h tests/fuzz/pack.h \
 		$(BUILD)/fuzz/obj/fuzz.o $(FUZZ_LIB)
@@ -196,9 +197,14 @@ check-busy:
 	@scripts/setup.sh
 	@scripts/busy.sh $(MAKE) --no-print-directory check
 
+# The user-space builds (the library three times over: plain, sanitized,
+# fuzzing) on every core; the kernel builds (scripts/build-module.sh, the
+# debug kernel) and the package one after another, each parallel inside.
+check: export KTPROF_CHECK_START := $(shell date +%s)
 check:
 	@scripts/setup.sh
-	@$(MAKE) --no-print-directory all tests-bin fuzz-bin modules-all deb
+	@$(MAKE) --no-print-directory -j$(NPROC) all tests-bin fuzz-bin
+	@$(MAKE) --no-print-directory modules-all deb
 	@tests/run-all.sh
 
 demo:
@@ -231,7 +237,8 @@ $(BUILD)/man/ktprof.1: user/ktprof | $(BUILD)/man
 $(BUILD)/man/ktprof-%.1: user/ktprof | $(BUILD)/man
 	SOURCE_DATE_EPOCH=$(MAN_EPOCH) user/ktprof help --man $* > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/man/ktprof.ko.4: scripts/man-module.sh $(wildcard kmod/*.c) | $(BUILD)/man
+$(BUILD)/man/ktprof.ko.4: scripts/man-module.sh $(wildcard kmod/*.c) kmod/include/uapi/ktprof_abi.h \
+		| $(BUILD)/man
 	SOURCE_DATE_EPOCH=$(MAN_EPOCH) scripts/man-module.sh $(VERSION) > $@.tmp && mv $@.tmp $@
 
 $(COMPLETION): user/ktprof | $(BUILD)/completion
@@ -279,7 +286,8 @@ uninstall:
 
 # make deb: the packages ktprof and ktprof-dkms (debian/) in build/deb/,
 # then lintian on them. dpkg-buildpackage writes into the parent of the tree
-# it builds, so it builds a copy of the tracked files in build/deb/.
+# it builds, so it builds a copy of the tracked files in build/deb/, on
+# every core (debhelper runs one job unless DEB_BUILD_OPTIONS says parallel=N).
 DEB_DIR := $(BUILD)/deb
 DEB_TREE := $(DEB_DIR)/ktprof-$(VERSION)
 
@@ -288,7 +296,8 @@ deb:
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_TREE)
 	git ls-files -z | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_TREE)
-	cd $(DEB_TREE) && MAKEFLAGS= dpkg-buildpackage -us -uc -b
+	cd $(DEB_TREE) && MAKEFLAGS= DEB_BUILD_OPTIONS="parallel=$(NPROC) $(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -us -uc -b
 	lintian --info $(DEB_DIR)/*.changes
 
 checkpatch:

@@ -53,6 +53,19 @@ static const struct file_operations __name ## _fops = {			\
 #define KTP_HAVE_IPI_SEND (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
 
 /*
+ * x86 ("x86, trace: Add irq vector tracepoints", v3.12): the local APIC
+ * timer, the IPIs, irq_work and the other system vectors do not pass
+ * through irq_handler_entry; each has its own pair of tracepoints
+ * (irq_vectors:<name>_entry/_exit, one event class, TP_PROTO(int vector)).
+ * Other architectures have none, and their probe table lacks them.
+ */
+#ifdef CONFIG_X86_LOCAL_APIC
+#define KTP_HAVE_IRQ_VECTORS 1
+#else
+#define KTP_HAVE_IRQ_VECTORS 0
+#endif
+
+/*
  * v6.16 ("sched: Add group_dead to sched_process_exit"): the exit
  * tracepoint tells whether the whole thread group died.
  */

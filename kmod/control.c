@@ -2,12 +2,16 @@
 /*
  * debugfs control files under /sys/kernel/debug/ktprof/, root only:
  *   control   write start, stop or flush; read the session state
- *   stats     per-CPU records, bytes, average record size, drops by type
+ *   stats     per-CPU records, bytes, average record size, drops by type;
+ *             unbuffered: times a traced CPU came up without a relay
+ *             buffer (CPU hotplug during the start), so was not traced
  *   meta      ABI, kernel, CPUs, start clocks, events, buffer geometry
  *   selftest  write N: N selftest records on the writing CPU; "nmi N":
- *             the same as in NMI context (staged); "nmi-sample N": N
- *             samples of the writer as an NMI takes them; read the last
- *             result
+ *             the same as in NMI context (staged); "nmi-nested N": the
+ *             same, every other one pushed to the staging ring from
+ *             inside the next one's push, as an NMI that interrupts it;
+ *             "nmi-sample N": N samples of the writer as an NMI takes
+ *             them; read the last result
  *   load      write RATE: selftest records at RATE a second on every
  *             traced CPU until 0 or the session's stop (load.c); read
  *             the rate and the last load's written, dropped, missed
@@ -105,19 +109,26 @@ static int ktp_control_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_STORE_ATTRIBUTE(ktp_control);
 
-static void ktp_show_events(struct seq_file *m, const char *key, u32 mask)
+/* "key=name,name": the names of @mask's bits, by @name_of. */
+static void ktp_show_bits(struct seq_file *m, const char *key, u32 mask,
+			  const char *(*name_of)(unsigned int bit))
 {
 	const char *sep = "";
 	unsigned int bit;
 
 	seq_printf(m, "%s=", key);
-	for (bit = 0; ktp_event_group_name(bit); bit++) {
+	for (bit = 0; name_of(bit); bit++) {
 		if (mask & (1U << bit)) {
-			seq_printf(m, "%s%s", sep, ktp_event_group_name(bit));
+			seq_printf(m, "%s%s", sep, name_of(bit));
 			sep = ",";
 		}
 	}
 	seq_putc(m, '\n');
+}
+
+static void ktp_show_events(struct seq_file *m, const char *key, u32 mask)
+{
+	ktp_show_bits(m, key, mask, ktp_event_group_name);
 }
 
 static void ktp_show_specs(struct seq_file *m, const char *key,
@@ -170,6 +181,7 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 		for (i = 0; i < s->cfg.nr_sample_pids; i++)
 			seq_printf(m, "%s%d", i ? "," : "", s->cfg.sample_pids[i]);
 		seq_printf(m, "\nsample_comm=%s\n", s->cfg.sample_comm);
+		ktp_show_bits(m, "stacks", s->cfg.stacks, ktp_stack_kind_name);
 	}
 	mutex_unlock(&ktp_lock);
 	return 0;
@@ -189,7 +201,8 @@ static void ktp_show_avg(struct seq_file *m, u64 bytes, u64 records)
 static int ktp_stats_show(struct seq_file *m, void *v)
 {
 	u64 records = 0, bytes = 0, lost = 0, written[KTP_REC_NR_TYPES] = {};
-	unsigned int t;
+	u64 st[KTP_NR_STATS];
+	unsigned int i, t;
 	int cpu;
 
 	mutex_lock(&ktp_lock);
@@ -199,24 +212,25 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "session_id=%llu\n", ktp_session.id);
 	for_each_possible_cpu(cpu) {
 		struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
-		u64 r = READ_ONCE(kc->records), b = READ_ONCE(kc->bytes);
-		u64 l = ktp_cpu_lost(kc);
 
-		if (!kc->subbufs)
+		ktp_cpu_stats(kc, st);
+		if (!st[KTP_STAT_SUBBUFS])
 			continue;
-		records += r;
-		bytes += b;
-		lost += l;
+		records += st[KTP_STAT_RECORDS];
+		bytes += st[KTP_STAT_BYTES];
+		lost += st[KTP_STAT_LOST];
 		for (t = 0; t < KTP_REC_NR_TYPES; t++)
 			written[t] += READ_ONCE(kc->written[t]);
-		seq_printf(m, "cpu=%d records=%llu bytes=%llu", cpu, r, b);
-		ktp_show_avg(m, b, r);
-		seq_printf(m, " subbufs=%llu lost=%llu nested=%llu overwritten=%llu samples=%llu throttled=%llu unresolved=%llu files_deferred=%llu\n",
-			   READ_ONCE(kc->subbufs), l, READ_ONCE(kc->nested),
-			   READ_ONCE(kc->overwritten), READ_ONCE(kc->samples),
-			   READ_ONCE(kc->throttled), READ_ONCE(kc->unresolved),
-			   READ_ONCE(kc->files_deferred));
-		if (!l)
+		seq_printf(m, "cpu=%d", cpu);
+		for (i = 0; i < KTP_NR_STATS; i++) {
+			seq_printf(m, " %s=%llu", ktp_stat_descs[i].key, st[i]);
+			/* Derived, after bytes: where it has always been. */
+			if (i == KTP_STAT_BYTES)
+				ktp_show_avg(m, st[KTP_STAT_BYTES],
+					     st[KTP_STAT_RECORDS]);
+		}
+		seq_putc(m, '\n');
+		if (!st[KTP_STAT_LOST])
 			continue;
 		seq_printf(m, "cpu=%d dropped", cpu);
 		for (t = 0; t < KTP_REC_NR_TYPES; t++)
@@ -233,6 +247,8 @@ static int ktp_stats_show(struct seq_file *m, void *v)
 		if (written[t])
 			seq_printf(m, " %s=%llu", ktp_rec_names[t], written[t]);
 	seq_putc(m, '\n');
+	/* CPUs relay gave no buffer, which have no line above. */
+	seq_printf(m, "unbuffered=%d\n", atomic_read(&ktp_session.unbuffered));
 out:
 	mutex_unlock(&ktp_lock);
 	return 0;
@@ -258,6 +274,9 @@ static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 	if (!strncmp(buf, "nmi ", 4)) {
 		mode = KTP_SELFTEST_NMI;
 		num = skip_spaces(buf + 4);
+	} else if (!strncmp(buf, "nmi-nested ", 11)) {
+		mode = KTP_SELFTEST_NMI_NESTED;
+		num = skip_spaces(buf + 11);
 	} else if (!strncmp(buf, "nmi-sample ", 11)) {
 		mode = KTP_SELFTEST_NMI_SAMPLES;
 		num = skip_spaces(buf + 11);

@@ -30,6 +30,9 @@ static const struct {
 	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
 };
 
+/* The largest period perf_event_open() takes: bit 63 is refused. */
+#define KTP_PERIOD_MAX (U64_MAX >> 1)
+
 /*
  * Parse one event spec: NAME or rHEX, optionally @NNNhz or @period=N.
  * @sampling: a rate is allowed (and defaults to 999 Hz).
@@ -63,7 +66,13 @@ static int ktp_parse_event(char *spec, bool sampling, struct ktp_event_spec *e)
 		return 0;
 	if (!strncmp(rate, "period=", 7)) {
 		e->freq = false;
-		if (kstrtou64(rate + 7, 0, &e->rate) || !e->rate)
+		/*
+		 * perf_event_open() refuses a period with bit 63 set, and
+		 * perf_event_create_kernel_counter() does not: cpu-clock would
+		 * take it as a negative time and fire back to back.
+		 */
+		if (kstrtou64(rate + 7, 0, &e->rate) || !e->rate ||
+		    e->rate > KTP_PERIOD_MAX)
 			return -EINVAL;
 		return 0;
 	}

@@ -13,6 +13,10 @@
  * behind them: a file system that hangs holds that many workers, and the
  * other file systems keep the rest.
  *
+ * A record dropped for want of room (a full buffer in drop mode) is tried
+ * again, once, when a buffer takes records again (ktp_files_room()), not at
+ * every sample: the file stays claimed meanwhile, marked lost.
+ *
  * Stop waits for the jobs a bounded time (KTP_FILES_WAIT) and gives up on
  * the rest. Those are counted in stats (files_deferred) and, when their
  * read returns at last, write nothing; those still waiting never read. So
@@ -21,15 +25,19 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/kdev_t.h>
+#include <linux/mm.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/wait.h>
@@ -48,14 +56,39 @@
  */
 #define KTP_FILE_JOBS_MAX 1024
 
-/* Files claimed this session (a job describes each; process context). */
-static DEFINE_MUTEX(ktp_files_lock);
-static DEFINE_HASHTABLE(ktp_files_seen, 8);
+/*
+ * The files claimed this session (a job describes each): a table of fixed
+ * size, made with the session's sampling. A sampled process, unprivileged
+ * too, may map as many files as it likes; they cost no more memory. Each
+ * file has two buckets of KTP_FILES_WAYS slots, from a hash keyed anew each
+ * session (no process can aim at a bucket), and goes into the emptier one;
+ * when both are full it gets no FILE record (counted in files_deferred,
+ * each time a sample asks for it). A lookup reads two buckets.
+ */
+#define KTP_FILES_BUCKETS 2048
+#define KTP_FILES_WAYS 8	/* 16,384 files in 256 KiB */
+
 struct ktp_file_seen {
-	struct hlist_node node;
-	u32 dev;
 	u64 ino;
+	u32 dev;
+	u16 state;		/* KTP_SEEN_* */
+	u16 lost_gen;		/* LOST: ktp_files_retry_gen when it was */
 };
+
+enum {
+	KTP_SEEN_FREE,
+	KTP_SEEN_CLAIMED,	/* a job describes it, or has */
+	KTP_SEEN_LOST,		/* its record was dropped: retried later */
+};
+
+struct ktp_files_table {
+	siphash_key_t key;
+	struct ktp_file_seen slot[KTP_FILES_BUCKETS][KTP_FILES_WAYS];
+};
+
+/* Process context only. The table exists while the session samples. */
+static DEFINE_MUTEX(ktp_files_lock);
+static struct ktp_files_table *ktp_files_seen;
 
 /* Jobs of one device reading at once. */
 #define KTP_FILE_DEV_JOBS 2
@@ -118,10 +151,19 @@ static unsigned int ktp_file_jobs_live;
 static DECLARE_WAIT_QUEUE_HEAD(ktp_file_jobs_wait);
 
 /*
- * Bumped when a FILE record is lost: the CPUs' caches of queued files hold
- * the epoch they were filled in, so every file is queued again.
+ * Bumped when FILE records are to be tried again: the CPUs' caches of
+ * queued files hold the epoch they were filled in, so every file is queued
+ * again.
  */
 atomic_t ktp_files_epoch = ATOMIC_INIT(1);
+
+/*
+ * FILE records dropped (buffer full) wait for a buffer to take records
+ * again: then the generation moves on, and a claim of a file lost in an
+ * earlier one retries it.
+ */
+static atomic_t ktp_files_retry_gen;
+static atomic_t ktp_files_lost;		/* some wait: bump at the next room */
 
 /* For hash buckets (equality compares dev and ino themselves). */
 u64 ktp_file_key(u32 dev, u64 ino)
@@ -140,43 +182,97 @@ bool ktp_files_pending(struct ktp_sample_cpu *sc)
 	return false;
 }
 
-/* Under ktp_files_lock. */
-static struct ktp_file_seen *ktp_file_find(u32 dev, u64 ino)
+static void ktp_files_deferred_here(void *n)
 {
-	struct ktp_file_seen *seen;
+	this_cpu_add(ktp_cpus.stats[KTP_STAT_FILES_DEFERRED], (unsigned long)n);
+}
 
-	hash_for_each_possible(ktp_files_seen, seen, node, ktp_file_key(dev, ino))
-		if (seen->dev == dev && seen->ino == ino)
-			return seen;
+/* The adders for offline CPUs, which may be several at once (see below). */
+static DEFINE_SPINLOCK(ktp_files_offline_lock);
+
+/*
+ * Count @n files without a FILE record (files_deferred) on @cpu, the CPU
+ * whose samples asked for them. There samples count with this_cpu ops
+ * (NMI-safe, not atomic against other CPUs), so the count is added on that
+ * CPU, by a cross-CPU call when it is online. When it is offline no sample
+ * runs there, but other callers may add for it at the same time (a job,
+ * stop's flush: the hotplug lock is shared), so they take a lock.
+ * Process context.
+ */
+static void ktp_files_count_deferred(unsigned int cpu, unsigned long n)
+{
+	if (!n)
+		return;
+	cpus_read_lock();
+	if (cpu_online(cpu)) {
+		smp_call_function_single(cpu, ktp_files_deferred_here,
+					 (void *)n, 1);
+	} else {
+		spin_lock(&ktp_files_offline_lock);
+		per_cpu_ptr(&ktp_cpus, cpu)->stats[KTP_STAT_FILES_DEFERRED] += n;
+		spin_unlock(&ktp_files_offline_lock);
+	}
+	cpus_read_unlock();
+}
+
+/*
+ * Under ktp_files_lock: the slot of @dev:@ino, or NULL and in @free the
+ * first free slot of the emptier of its buckets (NULL: both are full).
+ */
+static struct ktp_file_seen *ktp_file_find(struct ktp_files_table *t, u32 dev,
+					   u64 ino, struct ktp_file_seen **free)
+{
+	u64 h = siphash_2u64(ino, dev, &t->key);
+	struct ktp_file_seen *bucket[2] = {
+		t->slot[h % KTP_FILES_BUCKETS],
+		t->slot[(h >> 32) % KTP_FILES_BUCKETS],
+	};
+	struct ktp_file_seen *first[2] = {};
+	unsigned int i, j, nfree[2] = {};
+
+	for (i = 0; i < 2; i++) {
+		for (j = 0; j < KTP_FILES_WAYS; j++) {
+			struct ktp_file_seen *seen = &bucket[i][j];
+
+			if (seen->state == KTP_SEEN_FREE) {
+				if (!nfree[i]++)
+					first[i] = seen;
+			} else if (seen->dev == dev && seen->ino == ino) {
+				return seen;
+			}
+		}
+	}
+	*free = nfree[1] > nfree[0] ? first[1] : first[0];
 	return NULL;
 }
 
 /*
- * Claim a file for this session's FILE record: false when it is claimed
- * already, or there is no memory to remember it (then it is deferred).
+ * Claim a file for this session's FILE record: 1 claimed, 0 claimed
+ * already (or lost, and no buffer has had room since), -ENOSPC no room in
+ * the table to remember it (it has no record).
  */
-static bool ktp_file_claim(u32 dev, u64 ino)
+static int ktp_file_claim(u32 dev, u64 ino)
 {
-	struct ktp_file_seen *seen;
-	bool claimed = false;
+	u16 gen = atomic_read(&ktp_files_retry_gen);
+	struct ktp_file_seen *seen, *free;
+	int ret = -ENOSPC;
 
 	mutex_lock(&ktp_files_lock);
-	if (!ktp_file_find(dev, ino)) {
-		seen = kmalloc_obj(*seen, GFP_KERNEL);
+	if (ktp_files_seen) {
+		seen = ktp_file_find(ktp_files_seen, dev, ino, &free);
 		if (seen) {
-			seen->dev = dev;
-			seen->ino = ino;
-			hash_add(ktp_files_seen, &seen->node,
-				 ktp_file_key(dev, ino));
-			claimed = true;
-		} else {
-			/* Every CPU may queue it again. */
-			this_cpu_inc(ktp_cpus.files_deferred);
-			atomic_inc(&ktp_files_epoch);
+			ret = seen->state == KTP_SEEN_LOST && seen->lost_gen != gen;
+			if (ret)
+				seen->state = KTP_SEEN_CLAIMED;
+		} else if (free) {
+			*free = (struct ktp_file_seen){
+				.ino = ino, .dev = dev, .state = KTP_SEEN_CLAIMED,
+			};
+			ret = 1;
 		}
 	}
 	mutex_unlock(&ktp_files_lock);
-	return claimed;
+	return ret;
 }
 
 /*
@@ -186,24 +282,59 @@ static bool ktp_file_claim(u32 dev, u64 ino)
  */
 static void ktp_file_unclaim(u64 session, u32 dev, u64 ino, bool requeue)
 {
-	struct ktp_file_seen *seen;
+	struct ktp_file_seen *seen, *free;
 
 	mutex_lock(&ktp_files_lock);
 	/*
-	 * Stop empties the table before another session can start, and
-	 * entries are added under this lock: one found while the id is
-	 * still ours is ours.
+	 * A new session's table comes after its new id: one found while the
+	 * id is still ours is ours.
 	 */
-	if (READ_ONCE(ktp_session.id) == session) {
-		seen = ktp_file_find(dev, ino);
-		if (seen) {
-			hash_del(&seen->node);
-			kfree(seen);
-		}
+	if (ktp_files_seen && READ_ONCE(ktp_session.id) == session) {
+		seen = ktp_file_find(ktp_files_seen, dev, ino, &free);
+		if (seen)
+			seen->state = KTP_SEEN_FREE;
 	}
 	mutex_unlock(&ktp_files_lock);
 	if (requeue)
 		atomic_inc(&ktp_files_epoch);
+}
+
+/*
+ * A claimed file's record was dropped (a full buffer) in retry generation
+ * @gen: it stays claimed, marked lost, until a buffer has room again.
+ */
+static void ktp_file_lost(u64 session, u32 dev, u64 ino, u16 gen)
+{
+	struct ktp_file_seen *seen, *free;
+
+	mutex_lock(&ktp_files_lock);
+	if (ktp_files_seen && READ_ONCE(ktp_session.id) == session) {
+		seen = ktp_file_find(ktp_files_seen, dev, ino, &free);
+		if (seen) {
+			seen->state = KTP_SEEN_LOST;
+			seen->lost_gen = gen;
+		}
+	}
+	mutex_unlock(&ktp_files_lock);
+	atomic_set(&ktp_files_lost, 1);
+	/* Room came since the drop, before the flag: retry now. */
+	smp_mb__after_atomic();
+	if ((u16)atomic_read(&ktp_files_retry_gen) != gen)
+		ktp_files_room();
+}
+
+/*
+ * A CPU's buffer takes records again after it dropped some (drop mode):
+ * the FILE records lost until now are tried again. relay's sub-buffer
+ * switch, IRQs off; not NMI.
+ */
+void ktp_files_room(void)
+{
+	if (!atomic_read(&ktp_files_lost) || !atomic_xchg(&ktp_files_lost, 0))
+		return;
+	atomic_inc(&ktp_files_retry_gen);
+	/* Every CPU queues its files again; claims retry the lost ones. */
+	atomic_inc(&ktp_files_epoch);
 }
 
 /* The GNU build id of an ELF file; may block. */
@@ -411,6 +542,7 @@ static void ktp_file_job_fn(struct work_struct *work)
 	u8 id[KTP_BUILD_ID_MAX];
 	struct ktp_file_out o = { .job = job, .build_id = id };
 	char *pathbuf, *rootbuf;
+	u16 gen;
 
 	/* Given up on while it waited: no read of a file system that hung. */
 	if (atomic_read(&job->state) != KTP_JOB_ACTIVE)
@@ -421,7 +553,7 @@ static void ktp_file_job_fn(struct work_struct *work)
 		/* No record: a later sample queues the file again. */
 		if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
 				   KTP_JOB_ENDED) == KTP_JOB_ACTIVE) {
-			this_cpu_inc(ktp_cpus.files_deferred);
+			ktp_files_count_deferred(job->cpu, 1);
 			ktp_file_unclaim(job->session, job->dev, ino, true);
 		}
 		goto out_names;
@@ -430,8 +562,9 @@ static void ktp_file_job_fn(struct work_struct *work)
 	o.path = ktp_file_path(job->file, job->tgid, pathbuf, rootbuf);
 	o.path_len = strnlen(o.path, KTP_PATH_MAX - 1);
 	o.build_id_len = ktp_build_id(job->file, id);
+	gen = atomic_read(&ktp_files_retry_gen);
 	if (ktp_file_write(&o) == -ENOSPC)
-		ktp_file_unclaim(job->session, job->dev, ino, true);
+		ktp_file_lost(job->session, job->dev, ino, gen);
 out_names:
 	if (pathbuf)
 		__putname(pathbuf);
@@ -460,9 +593,10 @@ static struct ktp_file_dev *ktp_file_dev_get(u32 dev,
 
 /*
  * Hand a queued file (and its reference) to a job, or behind its device's
- * running ones: false if it cannot be (then the caller drops the file).
+ * running ones: 1 done, else the caller drops the file: 0 it needs no job,
+ * -ENOSPC it has no record for now (the caller counts it for @cpu).
  */
-static bool ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
+static int ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
 {
 	struct inode *inode = file_inode(file);
 	u32 dev = new_encode_dev(inode->i_sb->s_dev);
@@ -470,8 +604,15 @@ static bool ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
 	struct ktp_file_job *job;
 	bool full;
 
-	if (!ktp_file_claim(dev, inode->i_ino))
-		return false;
+	switch (ktp_file_claim(dev, inode->i_ino)) {
+	case 1:
+		break;
+	case -ENOSPC:
+		/* No room to remember it: no record, nor any retry now. */
+		return -ENOSPC;
+	default:
+		return 0;
+	}
 	job = kzalloc_obj(*job, GFP_KERNEL);
 	spare = kzalloc_obj(*spare, GFP_KERNEL);
 	if (!job || !spare) {
@@ -503,18 +644,17 @@ static bool ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
 	}
 	spin_unlock(&ktp_file_jobs_lock);
 	kfree(spare);
-	return true;
+	return 1;
 
 deferred:
 	/*
 	 * No memory: every CPU queues it again. Too many jobs (file systems
 	 * that hang): only other CPUs, lest each sample here retry it.
 	 */
-	this_cpu_inc(ktp_cpus.files_deferred);
 	ktp_file_unclaim(READ_ONCE(ktp_session.id), dev, inode->i_ino, !full);
 	kfree(job);
 	kfree(spare);
-	return false;
+	return -ENOSPC;
 }
 
 /*
@@ -525,7 +665,9 @@ void ktp_files_fn(struct work_struct *work)
 {
 	struct ktp_sample_cpu *sc = container_of(work, struct ktp_sample_cpu,
 						 file_work);
+	unsigned long deferred = 0;
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < KTP_NR_CTX; i++) {
 		struct ktp_cache *c = &sc->cache[i];
@@ -537,18 +679,24 @@ void ktp_files_fn(struct work_struct *work)
 			/* The entry after the head that published it. */
 			smp_rmb();
 			file = c->pending[slot].file;
-			if (!ktp_file_job_start(file, c->pending[slot].tgid, sc->cpu))
+			ret = ktp_file_job_start(file, c->pending[slot].tgid,
+						 sc->cpu);
+			if (ret <= 0)
 				fput(file);
+			deferred += ret == -ENOSPC;
 			/* The slot is read before the producer may reuse it. */
 			smp_mb();
 			WRITE_ONCE(c->pending_tail, c->pending_tail + 1);
 		}
 	}
+	/* Stop runs this on its own CPU: count on the one that queued. */
+	ktp_files_count_deferred(sc->cpu, deferred);
 }
 
 /* Release files still queued when sampling ends without describing them. */
 void ktp_files_drop_pending(struct ktp_sample_cpu *sc)
 {
+	unsigned long dropped = 0;
 	unsigned int i;
 
 	for (i = 0; i < KTP_NR_CTX; i++) {
@@ -557,9 +705,10 @@ void ktp_files_drop_pending(struct ktp_sample_cpu *sc)
 		while (c->pending_tail != c->pending_head) {
 			fput(c->pending[c->pending_tail % KTP_PENDING_FILES].file);
 			c->pending_tail++;
-			per_cpu_ptr(&ktp_cpus, sc->cpu)->files_deferred++;
+			dropped++;
 		}
 	}
+	ktp_files_count_deferred(sc->cpu, dropped);
 }
 
 /* Has every job ended or been given up on? */
@@ -573,11 +722,14 @@ static bool ktp_file_jobs_idle(void)
 	return idle;
 }
 
+/* Files a stop gave up on, by the CPU that queued them (stop's own). */
+static DEFINE_PER_CPU(unsigned long, ktp_files_given_up);
+
 /*
  * Stop, after sampling ended and with no lock held: the queued files to
  * jobs, then the jobs' records, waited for at most KTP_FILES_WAIT (less if
  * the stopping task is killed). The jobs left are given up on, counted on
- * the CPU that queued them: no sample counts there any more.
+ * the CPU that queued them. One stop at a time (ktp_stop_lock).
  */
 void ktp_files_flush(void)
 {
@@ -603,7 +755,7 @@ void ktp_files_flush(void)
 				   KTP_JOB_ABANDONED) != KTP_JOB_ACTIVE)
 			continue;
 		list_del(&job->node);
-		per_cpu_ptr(&ktp_cpus, job->cpu)->files_deferred++;
+		per_cpu(ktp_files_given_up, job->cpu)++;
 		if (job->started)
 			continue;
 		/* Waiting behind its device: it never runs. */
@@ -617,21 +769,38 @@ void ktp_files_flush(void)
 		fput(job->file);
 		kfree(job);
 	}
+	for_each_possible_cpu(cpu) {
+		ktp_files_count_deferred(cpu, per_cpu(ktp_files_given_up, cpu));
+		per_cpu(ktp_files_given_up, cpu) = 0;
+	}
 }
 
-/* A new session describes every file again. */
+/* A session that samples: an empty table of the files it describes. */
+int ktp_files_start(void)
+{
+	struct ktp_files_table *t = kvzalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return -ENOMEM;
+	get_random_bytes(&t->key, sizeof(t->key));
+	atomic_set(&ktp_files_lost, 0);
+	mutex_lock(&ktp_files_lock);
+	swap(ktp_files_seen, t);
+	mutex_unlock(&ktp_files_lock);
+	kvfree(t);
+	return 0;
+}
+
+/* The session's sampling is over: a new one describes every file again. */
 void ktp_files_forget(void)
 {
-	struct ktp_file_seen *seen;
-	struct hlist_node *tmp;
-	int bkt;
+	struct ktp_files_table *t;
 
 	mutex_lock(&ktp_files_lock);
-	hash_for_each_safe(ktp_files_seen, bkt, tmp, seen, node) {
-		hash_del(&seen->node);
-		kfree(seen);
-	}
+	t = ktp_files_seen;
+	ktp_files_seen = NULL;
 	mutex_unlock(&ktp_files_lock);
+	kvfree(t);
 }
 
 int ktp_files_init(void)

@@ -4,6 +4,17 @@
  * session with a configuration, stop, flush, and read stats and meta. Every
  * operation needs CAP_PERFMON or CAP_SYS_ADMIN, as perf does for the same
  * power, and calls the same session functions as the debugfs files.
+ *
+ * Handlers run under genetlink's cb_lock (read), which every family's
+ * registration (a module load) takes for writing: while a handler waits,
+ * that writer waits, and every other genetlink user (nl80211, devlink,
+ * ethtool) queues behind it. What takes ktp_lock may wait long (a start
+ * allocating its buffers, a stop waiting for file reads, a selftest), so
+ * those handlers only check and copy the request and hand it to a work
+ * item (ktp_ctl_wq, in order), which does it and sends the reply and the
+ * ack. The handler returns -EINTR, for which netlink_rcv_skb() sends no
+ * ack of its own. The requester sees no difference: it waits for the ack,
+ * in recvmsg(), holding nothing. The stats dump takes no lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,11 +25,37 @@
 #include <linux/notifier.h>
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "compat.h"
 #include "ktprof.h"
 
 static struct genl_family ktp_genl_family;
+
+/* Requests done outside the handlers, in order; closing: refused. */
+static struct workqueue_struct *ktp_ctl_wq;
+static bool ktp_ctl_closing;
+
+/*
+ * A request whose work may wait. It holds the request's skb (and its
+ * sender's socket) to ack it the way netlink_rcv_skb() would have.
+ */
+struct ktp_genl_req {
+	struct work_struct work;
+	struct list_head node;		/* a start with an owner: the notifier */
+	struct sk_buff *skb;
+	struct nlmsghdr *nlh;		/* in @skb */
+	struct sock *ssk;		/* the sender's socket, held */
+	u32 portid;
+	u8 cmd;
+	struct ktp_config *cfg;		/* KTP_CMD_START */
+	u32 owner_portid;		/* KTP_CMD_START: stops with this socket */
+	bool owner_gone;		/* that socket closed before the start */
+};
+
+/* Starts with an owner not done yet, which the owner may outlive. */
+static DEFINE_SPINLOCK(ktp_genl_reqs_lock);
+static LIST_HEAD(ktp_genl_reqs);
 
 /*
  * A session started over netlink belongs to that socket: when it closes
@@ -47,17 +84,30 @@ static void ktp_owner_gone_fn(struct work_struct *work)
 	mutex_unlock(&ktp_lock);
 }
 
+static void ktp_owner_gone(u32 portid)
+{
+	WRITE_ONCE(ktp_owner_gone_portid, portid);
+	schedule_work(&ktp_owner_gone_work);
+}
+
 static int ktp_netlink_event(struct notifier_block *nb, unsigned long event,
 			     void *ptr)
 {
 	struct netlink_notify *n = ptr;
+	struct ktp_genl_req *req;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
-	    !net_eq(n->net, &init_net) || !n->portid ||
-	    n->portid != READ_ONCE(ktp_session.owner_portid))
+	    !net_eq(n->net, &init_net) || !n->portid)
 		return NOTIFY_DONE;
-	WRITE_ONCE(ktp_owner_gone_portid, n->portid);
-	schedule_work(&ktp_owner_gone_work);
+	/* A start not done yet: it stops its session once done. */
+	spin_lock(&ktp_genl_reqs_lock);
+	list_for_each_entry(req, &ktp_genl_reqs, node)
+		if (req->owner_portid == n->portid)
+			req->owner_gone = true;
+	spin_unlock(&ktp_genl_reqs_lock);
+	/* A start done: its owner is set (before it left the list). */
+	if (n->portid == READ_ONCE(ktp_session.owner_portid))
+		ktp_owner_gone(n->portid);
 	return NOTIFY_DONE;
 }
 
@@ -92,9 +142,113 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 				.len = KTP_MAX_SAMPLE_PIDS * sizeof(u32) },
 	[KTP_A_SAMPLE_COMM] = { .type = NLA_NUL_STRING, .len = TASK_COMM_LEN - 1 },
 	[KTP_A_STOP_WITH_OWNER] = { .type = NLA_FLAG },
+	[KTP_A_STACKS] = NLA_POLICY_MASK(NLA_U32, KTP_STACKS_ALL),
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
+
+static int ktp_genl_get_meta_now(struct ktp_genl_req *req);
+
+static void ktp_genl_req_free(struct ktp_genl_req *req)
+{
+	sock_put(req->ssk);
+	kfree_skb(req->skb);
+	kfree(req->cfg);
+	kfree(req);
+}
+
+/* A start with an owner has left the list: did the owner go meanwhile? */
+static void ktp_genl_req_started(struct ktp_genl_req *req, bool started)
+{
+	bool gone;
+
+	spin_lock(&ktp_genl_reqs_lock);
+	gone = req->owner_gone;
+	list_del(&req->node);
+	spin_unlock(&ktp_genl_reqs_lock);
+	if (started && gone)
+		ktp_owner_gone(req->owner_portid);
+}
+
+/* A request, done: its reply, if any, then its ack. */
+static void ktp_genl_req_fn(struct work_struct *work)
+{
+	struct ktp_genl_req *req = container_of(work, struct ktp_genl_req, work);
+	struct netlink_ext_ack extack = {}, *ext = &extack;
+	char err[128] = "";
+	int ret = -EOPNOTSUPP;
+
+	if (READ_ONCE(ktp_ctl_closing)) {
+		ret = -ENODEV;
+		snprintf(err, sizeof(err), "the module is being unloaded");
+		if (req->cmd == KTP_CMD_START && req->owner_portid)
+			ktp_genl_req_started(req, false);
+		goto ack;
+	}
+	switch (req->cmd) {
+	case KTP_CMD_START:
+		ret = ktp_session_start(req->cfg, req->owner_portid, err,
+					sizeof(err));
+		if (ret == -EBUSY)
+			snprintf(err, sizeof(err), "a session is already running");
+		if (req->owner_portid)
+			ktp_genl_req_started(req, !ret);
+		break;
+	case KTP_CMD_STOP:
+		ret = ktp_session_stop();
+		if (ret)
+			snprintf(err, sizeof(err), "no session is running");
+		break;
+	case KTP_CMD_FLUSH:
+		ret = ktp_session_flush();
+		if (ret)
+			snprintf(err, sizeof(err), "no session");
+		break;
+	case KTP_CMD_GET_META:
+		ret = ktp_genl_get_meta_now(req);
+		break;
+	}
+ack:
+	if (ret && err[0])
+		ktp_set_err_msg(ext, err);
+	/* What netlink_rcv_skb() does after a handler. */
+	if (ret || (req->nlh->nlmsg_flags & NLM_F_ACK))
+		netlink_ack(req->skb, req->nlh, ret, ext);
+	ktp_genl_req_free(req);
+}
+
+/*
+ * Hand a request to ktp_ctl_wq (with @cfg for a start, which it then
+ * owns): -EINTR, for no ack now; or an error to ack now.
+ */
+static int ktp_genl_defer(struct sk_buff *skb, struct genl_info *info,
+			  struct ktp_config *cfg, u32 owner_portid)
+{
+	struct ktp_genl_req *req = kzalloc_obj(*req, GFP_KERNEL);
+
+	if (!req) {
+		kfree(cfg);
+		return -ENOMEM;
+	}
+	INIT_WORK(&req->work, ktp_genl_req_fn);
+	INIT_LIST_HEAD(&req->node);
+	req->skb = skb_get(skb);
+	/* netlink_ack() only reads it, but takes it non-const. */
+	req->nlh = (struct nlmsghdr *)info->nlhdr;
+	req->ssk = NETLINK_CB(skb).sk;
+	sock_hold(req->ssk);
+	req->portid = info->snd_portid;
+	req->cmd = info->genlhdr->cmd;
+	req->cfg = cfg;
+	req->owner_portid = owner_portid;
+	if (owner_portid) {
+		spin_lock(&ktp_genl_reqs_lock);
+		list_add_tail(&req->node, &ktp_genl_reqs);
+		spin_unlock(&ktp_genl_reqs_lock);
+	}
+	queue_work(ktp_ctl_wq, &req->work);
+	return -EINTR;
+}
 
 static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 {
@@ -162,10 +316,19 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	if (a[KTP_A_SAMPLE_COMM])
 		strscpy(cfg->sample_comm, nla_data(a[KTP_A_SAMPLE_COMM]),
 			sizeof(cfg->sample_comm));
-	ret = ktp_session_start(cfg, nla_get_flag(a[KTP_A_STOP_WITH_OWNER]) ?
-				info->snd_portid : 0, err, sizeof(err));
-	if (ret == -EBUSY)
-		snprintf(err, sizeof(err), "a session is already running");
+	if (a[KTP_A_STACKS]) {
+		cfg->stacks = nla_get_u32(a[KTP_A_STACKS]);
+		if (cfg->stacks == KTP_STACKS_USER) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[KTP_A_STACKS],
+					    "user stacks need offcpu or waker");
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	/* The start itself may wait: not here (see the top). */
+	return ktp_genl_defer(skb, info, cfg,
+			      nla_get_flag(a[KTP_A_STOP_WITH_OWNER]) ?
+			      info->snd_portid : 0);
 out_msg:
 	if (ret && err[0])
 		ktp_set_err_msg(info->extack, err);
@@ -174,28 +337,12 @@ out:
 	return ret;
 }
 
-static int ktp_genl_stop(struct sk_buff *skb, struct genl_info *info)
+/* Stop, flush, meta: permitted, then done by ktp_genl_req_fn(). */
+static int ktp_genl_deferred(struct sk_buff *skb, struct genl_info *info)
 {
-	int ret;
-
 	if (!ktp_genl_permitted(skb, info->extack))
 		return -EPERM;
-	ret = ktp_session_stop();
-	if (ret)
-		NL_SET_ERR_MSG(info->extack, "no session is running");
-	return ret;
-}
-
-static int ktp_genl_flush(struct sk_buff *skb, struct genl_info *info)
-{
-	int ret;
-
-	if (!ktp_genl_permitted(skb, info->extack))
-		return -EPERM;
-	ret = ktp_session_flush();
-	if (ret)
-		NL_SET_ERR_MSG(info->extack, "no session");
-	return ret;
+	return ktp_genl_defer(skb, info, NULL, 0);
 }
 
 static int ktp_put_meta(struct sk_buff *msg)
@@ -219,25 +366,24 @@ static int ktp_put_meta(struct sk_buff *msg)
 			s->cfg.events & ~ktp_events_unavailable()) ||
 	    nla_put_u32(msg, KTP_A_SUBBUF_SIZE, s->cfg.subbuf_size) ||
 	    nla_put_u32(msg, KTP_A_N_SUBBUFS, s->cfg.n_subbufs) ||
-	    nla_put_u8(msg, KTP_A_OVERWRITE, s->cfg.overwrite))
+	    nla_put_u8(msg, KTP_A_OVERWRITE, s->cfg.overwrite) ||
+	    nla_put_u32(msg, KTP_A_STACKS, s->cfg.stacks))
 		return -EMSGSIZE;
 	return 0;
 }
 
-static int ktp_genl_get_meta(struct sk_buff *skb, struct genl_info *info)
+/* The meta reply, from the work item (as genlmsg_reply() would). */
+static int ktp_genl_get_meta_now(struct ktp_genl_req *req)
 {
 	struct sk_buff *msg;
 	void *hdr;
 	int ret;
 
-	if (!ktp_genl_permitted(skb, info->extack))
-		return -EPERM;
-
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &ktp_genl_family, 0,
-				KTP_CMD_GET_META);
+	hdr = genlmsg_put(msg, req->portid, req->nlh->nlmsg_seq,
+			  &ktp_genl_family, 0, KTP_CMD_GET_META);
 	if (!hdr) {
 		ret = -EMSGSIZE;
 		goto err;
@@ -248,7 +394,7 @@ static int ktp_genl_get_meta(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto err;
 	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return genlmsg_unicast(&init_net, msg, req->portid);
 err:
 	nlmsg_free(msg);
 	return ret;
@@ -257,41 +403,28 @@ err:
 static int ktp_put_cpu_stats(struct sk_buff *msg, int cpu)
 {
 	struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, cpu);
-	u64 dropped[KTP_REC_NR_TYPES];
+	u64 st[KTP_NR_STATS], dropped[KTP_REC_NR_TYPES];
 	struct nlattr *nest;
-	unsigned int t;
+	unsigned int i, t;
 
+	ktp_cpu_stats(kc, st);
 	for (t = 0; t < KTP_REC_NR_TYPES; t++)
 		dropped[t] = ktp_cpu_dropped(kc, t);
 	nest = nla_nest_start(msg, KTP_A_CPU_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(msg, KTP_CA_CPU, cpu) ||
-	    nla_put_u64_64bit(msg, KTP_CA_RECORDS, READ_ONCE(kc->records),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_BYTES, READ_ONCE(kc->bytes),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_LOST, ktp_cpu_lost(kc), KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_SUBBUFS, READ_ONCE(kc->subbufs),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_NESTED, READ_ONCE(kc->nested),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_OVERWRITTEN,
-			      READ_ONCE(kc->overwritten), KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_SAMPLES, READ_ONCE(kc->samples),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_THROTTLED, READ_ONCE(kc->throttled),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_UNRESOLVED, READ_ONCE(kc->unresolved),
-			      KTP_CA_PAD) ||
-	    nla_put_u64_64bit(msg, KTP_CA_FILES_DEFERRED,
-			      READ_ONCE(kc->files_deferred), KTP_CA_PAD) ||
-	    nla_put(msg, KTP_CA_DROPPED, sizeof(dropped), dropped)) {
-		nla_nest_cancel(msg, nest);
-		return -EMSGSIZE;
-	}
+	if (nla_put_u32(msg, KTP_CA_CPU, cpu))
+		goto cancel;
+	for (i = 0; i < KTP_NR_STATS; i++)
+		if (nla_put_u64_64bit(msg, ktp_stat_descs[i].attr, st[i], KTP_CA_PAD))
+			goto cancel;
+	if (nla_put(msg, KTP_CA_DROPPED, sizeof(dropped), dropped))
+		goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;
+cancel:
+	nla_nest_cancel(msg, nest);
+	return -EMSGSIZE;
 }
 
 /* Before a dump: refused here, the requester gets the error as its ack. */
@@ -300,17 +433,21 @@ static int ktp_genl_stats_start(struct netlink_callback *cb)
 	return ktp_genl_permitted(cb->skb, cb->extack) ? 0 : -EPERM;
 }
 
-/* One message per CPU that has a buffer; cb->args[0] is the next CPU. */
+/*
+ * One message per CPU that has a buffer; cb->args[0] is the next CPU. No
+ * lock, since the first part runs under cb_lock (see the top): the
+ * counters are read as they are, which a start clears meanwhile.
+ */
 static int ktp_genl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	int cpu;
 
-	mutex_lock(&ktp_lock);
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		void *hdr;
 
-		if (!cpu_possible(cpu) || ktp_session.state == KTP_SESSION_IDLE ||
-		    !per_cpu_ptr(&ktp_cpus, cpu)->subbufs)
+		if (!cpu_possible(cpu) ||
+		    READ_ONCE(ktp_session.state) == KTP_SESSION_IDLE ||
+		    !per_cpu_ptr(&ktp_cpus, cpu)->stats[KTP_STAT_SUBBUFS])
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &ktp_genl_family,
@@ -323,7 +460,6 @@ static int ktp_genl_stats_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		}
 		genlmsg_end(skb, hdr);
 	}
-	mutex_unlock(&ktp_lock);
 	cb->args[0] = cpu;
 	return skb->len;
 }
@@ -339,13 +475,13 @@ static const struct genl_ops ktp_genl_ops[] = {
 		.cmd = KTP_CMD_STOP,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
-		.doit = ktp_genl_stop,
+		.doit = ktp_genl_deferred,
 	},
 	{
 		.cmd = KTP_CMD_FLUSH,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
-		.doit = ktp_genl_flush,
+		.doit = ktp_genl_deferred,
 	},
 	{
 		.cmd = KTP_CMD_GET_STATS,
@@ -358,7 +494,7 @@ static const struct genl_ops ktp_genl_ops[] = {
 		.cmd = KTP_CMD_GET_META,
 		.policy = ktp_empty_policy,
 		.maxattr = KTP_A_MAX,
-		.doit = ktp_genl_get_meta,
+		.doit = ktp_genl_deferred,
 	},
 };
 
@@ -372,8 +508,8 @@ static struct genl_family ktp_genl_family = {
 	/* A new family: strict validation of every command. */
 	.resv_start_op = KTP_CMD_UNSPEC,
 	/*
-	 * Not under the global genl mutex: a stop may wait for file reads
-	 * (FILE records). ktp_lock orders the operations.
+	 * Not under the global genl mutex, which a long operation would hold;
+	 * ktp_ctl_wq orders the operations (see the top).
 	 */
 	.parallel_ops = true,
 };
@@ -383,18 +519,29 @@ int ktp_genl_init(void)
 	int ret;
 
 	INIT_WORK(&ktp_owner_gone_work, ktp_owner_gone_fn);
+	ktp_ctl_wq = alloc_ordered_workqueue("ktprof_ctl", 0);
+	if (!ktp_ctl_wq)
+		return -ENOMEM;
 	ret = netlink_register_notifier(&ktp_netlink_nb);
 	if (ret)
-		return ret;
+		goto out_wq;
 	ret = genl_register_family(&ktp_genl_family);
 	if (ret)
-		netlink_unregister_notifier(&ktp_netlink_nb);
+		goto out_notifier;
+	return 0;
+out_notifier:
+	netlink_unregister_notifier(&ktp_netlink_nb);
+out_wq:
+	destroy_workqueue(ktp_ctl_wq);
 	return ret;
 }
 
+/* No new requests; those queued are refused (acked with ENODEV). */
 void ktp_genl_exit(void)
 {
 	genl_unregister_family(&ktp_genl_family);
+	WRITE_ONCE(ktp_ctl_closing, true);
+	destroy_workqueue(ktp_ctl_wq);
 	netlink_unregister_notifier(&ktp_netlink_nb);
 	cancel_work_sync(&ktp_owner_gone_work);
 }

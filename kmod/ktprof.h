@@ -50,6 +50,7 @@ struct ktp_config {
 	unsigned int nr_sample_pids;
 	pid_t sample_pids[KTP_MAX_SAMPLE_PIDS];
 	char sample_comm[TASK_COMM_LEN];
+	u32 stacks;		/* KTP_STACKS_*: at switches and wakings */
 };
 
 /*
@@ -68,7 +69,10 @@ struct ktp_session {
 	unsigned long *seen_pids;	/* identity already written */
 	unsigned long *seen_irqs;	/* irq name already written */
 	unsigned int nr_seen_irqs;
+	DECLARE_BITMAP(seen_vectors, KTP_IRQ_NR_VECTORS); /* vector name written */
 	u32 owner_portid;	/* netlink socket that started it, 0: none */
+	/* Times a traced CPU came up without a relay buffer: not traced. */
+	atomic_t unbuffered;
 };
 
 extern struct ktp_session ktp_session;
@@ -77,6 +81,22 @@ extern struct dentry *ktp_debugfs_dir;
 
 #define KTP_NEST_BUF 256
 
+/* The counters of KTP_CPU_STATS() (ktprof_abi.h), in its order. */
+#define KTP_STAT_INDEX(NAME, ...) KTP_STAT_##NAME,
+enum ktp_stat {
+	KTP_CPU_STATS(KTP_STAT_INDEX)
+	KTP_NR_STATS
+};
+#undef KTP_STAT_INDEX
+
+/* Each counter's key in the stats text and its netlink attribute. */
+struct ktp_stat_desc {
+	const char *key;
+	u16 attr;
+};
+
+extern const struct ktp_stat_desc ktp_stat_descs[KTP_NR_STATS];
+
 /* Per-CPU writer state and counters (relay.c); reset at each start. */
 struct ktp_cpu {
 	/* Writer side: only this CPU touches these, with IRQs off. */
@@ -84,19 +104,18 @@ struct ktp_cpu {
 	bool in_write;		/* a record is being written: nesting guard */
 	bool finishing;		/* the final flush: start no sub-buffer */
 	bool closing;		/* at the final mark: no more samples, no NMI */
+	bool full;		/* drop mode: relay refused a sub-buffer */
 	u32 cur_subbuf;		/* index of the sub-buffer being filled */
 	u64 last_ts;		/* time of the last record, base for deltas */
 	u64 pending_ts;		/* time of the record being reserved */
-	u64 subbufs;		/* sub-buffers started */
-	u64 records;
-	u64 bytes;
-	u64 lost;		/* all drops: full, nested, overwritten */
-	u64 nested;
-	u64 overwritten;
-	u64 samples;		/* samples taken (this_cpu_inc: NMI-safe) */
-	u64 throttled;		/* times a sample source was throttled */
-	u64 unresolved;		/* samples whose mappings the mmap lock hid */
-	u64 files_deferred;	/* files without a FILE record: full, unread */
+	/*
+	 * The counters, by enum ktp_stat. RECORDS to OVERWRITTEN are the
+	 * writer's; LOST leaves out drops in NMI until they are folded in
+	 * (ktp_cpu_stats() adds them). SAMPLES, THROTTLED, UNRESOLVED and
+	 * FILES_DEFERRED are counted with this_cpu_inc() (NMI-safe), and
+	 * FILES_DEFERRED also by a stop that gives up on files.
+	 */
+	u64 stats[KTP_NR_STATS];
 	u32 *subbuf_records;	/* records per sub-buffer (overwrite loss) */
 	u64 written[KTP_REC_NR_TYPES];
 	u64 dropped[KTP_REC_NR_TYPES];
@@ -141,13 +160,14 @@ void ktp_commit(struct ktp_wr *w);
 /* relay.c */
 int ktp_relay_init(void);
 int ktp_relay_open(void);
+bool ktp_relay_has_buf(void);
 void ktp_relay_close(void);
 void ktp_relay_reset_cpus(void);
 void ktp_flush_local(void);
 void ktp_flush_final(void);
 void ktp_fold_nmi_drops(struct ktp_cpu *kc);
 u64 ktp_cpu_dropped(struct ktp_cpu *kc, unsigned int t);
-u64 ktp_cpu_lost(struct ktp_cpu *kc);
+void ktp_cpu_stats(struct ktp_cpu *kc, u64 v[KTP_NR_STATS]);
 void ktp_relay_wake_readers(void);
 void ktp_cpu_mark(enum ktp_cpu_reason reason);
 
@@ -157,6 +177,15 @@ u32 ktp_events_unavailable(void);
 int ktp_probes_register(u32 events);
 void ktp_probes_unregister(void);
 const char *ktp_event_group_name(unsigned int bit);
+
+/* stacks.c: stacks at the switch and the waking */
+extern u32 ktp_stacks_on;
+u32 ktp_stack_here(void);
+bool ktp_task_wanted(const struct ktp_config *cfg, struct task_struct *p);
+int ktp_stacks_alloc(u32 kinds);
+void ktp_stacks_free(void);
+int ktp_parse_stacks(const char *s, u32 *kinds);
+const char *ktp_stack_kind_name(unsigned int bit);
 
 /* tasks.c */
 void ktp_task_seen(struct task_struct *p);
@@ -188,6 +217,7 @@ enum ktp_selftest_mode {
 	KTP_SELFTEST_RECORDS,		/* N records */
 	KTP_SELFTEST_NMI,		/* N records, as NMI writes them */
 	KTP_SELFTEST_NMI_SAMPLES,	/* N samples, as NMI takes them */
+	KTP_SELFTEST_NMI_NESTED,	/* N records, half nested in the others */
 };
 
 int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
@@ -241,6 +271,7 @@ u64 ktp_sample_selftest_nmi(u64 n);
 int ktp_files_init(void);
 void ktp_files_exit(void);
 void ktp_files_flush(void);
+void ktp_files_room(void);
 
 /*
  * Test modes: NMI context as nmi_enter() makes it (in_nmi(), IRQs off,
@@ -275,6 +306,7 @@ extern char *ktp_param_events;
 extern char *ktp_param_cpus;
 extern char *ktp_param_samples;
 extern char *ktp_param_counters;
+extern char *ktp_param_stacks;
 extern bool ktp_param_sample_defer;
 extern bool ktp_param_sample_irqs_on;
 

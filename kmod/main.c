@@ -39,7 +39,12 @@ MODULE_PARM_DESC(cpus, "CPUs to trace, a CPU list such as 0-3,6 (default all)");
 char *ktp_param_samples = "cpu-clock@999hz";
 module_param_named(samples, ktp_param_samples, charp, 0444);
 MODULE_PARM_DESC(samples,
-		 "CPU sample sources: EVENT[@NHz|@period=N],... or none (default cpu-clock@999hz)");
+		 "CPU sample sources: EVENT[@NHz|@period=N],... or none; Hz up to 100000, N below 2^63 (default cpu-clock@999hz)");
+
+char *ktp_param_stacks = "";
+module_param_named(stacks, ktp_param_stacks, charp, 0444);
+MODULE_PARM_DESC(stacks,
+		 "stacks at switches and wakings: comma list of offcpu,waker,user or none (default none)");
 
 char *ktp_param_counters = "";
 module_param_named(counters, ktp_param_counters, charp, 0444);

@@ -8,8 +8,9 @@
  * file, referenced, goes to a per-CPU queue for its FILE record (files.c).
  *
  * A cache says "done" only once its record is written: a MAP record that
- * is lost (buffer full) goes out again at the next sample that needs it,
- * and a lost FILE record empties every file cache (ktp_files_epoch). What
+ * is lost (buffer full) goes out again at the next sample that needs it;
+ * FILE records lost so are retried when a buffer has room again, which
+ * empties every file cache (ktp_files_epoch). What
  * cannot be done now is counted per CPU in stats: unresolved (the mmap
  * lock was busy) and files_deferred (the queue was full; a later sample
  * queues the file again).
@@ -51,7 +52,7 @@ static void ktp_queue_file(struct ktp_cache *c, struct file *file, u32 dev,
 	    slot->dev == dev)
 		return;
 	if (c->pending_head - READ_ONCE(c->pending_tail) >= KTP_PENDING_FILES) {
-		this_cpu_inc(ktp_cpus.files_deferred);
+		this_cpu_inc(ktp_cpus.stats[KTP_STAT_FILES_DEFERRED]);
 		return;
 	}
 	slot->ino = ino;
@@ -120,7 +121,7 @@ void ktp_maps_resolve(struct ktp_sample_cpu *sc, struct ktp_cache *c,
 		return;
 	if ((deferred && irq_work_is_busy(&c->unlock_work)) ||
 	    !mmap_read_trylock(mm)) {
-		this_cpu_inc(ktp_cpus.unresolved);
+		this_cpu_inc(ktp_cpus.stats[KTP_STAT_UNRESOLVED]);
 		return;
 	}
 	for (i = 0; i < n; i++) {

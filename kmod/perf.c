@@ -292,6 +292,11 @@ int ktp_sample_start(char *err, size_t errlen)
 		return 0;
 	/* Before anything can fail: the undo path cancels it. */
 	INIT_WORK(&ktp_perf_work, ktp_perf_work_fn);
+	ret = ktp_files_start();
+	if (ret) {
+		snprintf(err, errlen, "no memory for the table of mapped files");
+		goto undo;
+	}
 	for_each_cpu(cpu, &cfg->cpus) {
 		struct ktp_sample_cpu *sc = ktp_sample_cpu_new(cpu);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tracepoint probes: scheduler, irq, softirq, IPI and workqueue events.
+ * Tracepoint probes: scheduler, irq (with x86's system vectors), softirq,
+ * IPI and workqueue events.
  *
  * The scheduler's tracepoints are not exported to modules, so they are
  * found by name with for_each_kernel_tracepoint() and attached with
@@ -29,6 +30,10 @@
 #include "compat.h"
 #include "ktprof.h"
 
+#if KTP_HAVE_IRQ_VECTORS
+#include <asm/trace/irq_vectors.h>
+#endif
+
 /* The task-report form of prev_state, as the kernel's sched_switch event. */
 static u16 ktp_report_state(bool preempt, unsigned int prev_state,
 			    struct task_struct *prev)
@@ -54,22 +59,35 @@ static __always_inline void ktp_fill_switch(struct ktp_switch *r, bool preempt,
 	r->next_prio = ktp_prio(next->prio);
 }
 
-/* With --pmu counters: the outgoing task's counts for the slice that ends. */
-static noinline void ktp_write_switch_counted(bool preempt,
-					      struct task_struct *prev,
-					      struct task_struct *next,
-					      unsigned int prev_state)
+/*
+ * With --pmu counters, the outgoing task's counts for the slice that ends;
+ * with -S offcpu, the stack a task leaves asleep in, after them.
+ */
+static noinline void ktp_write_switch_tail(bool preempt,
+					   struct task_struct *prev,
+					   struct task_struct *next,
+					   unsigned int prev_state)
 {
 	u64 deltas[KTP_MAX_COUNTERS];
+	unsigned int n = 0, size;
 	struct ktp_switch *r;
 	struct ktp_wr w;
-	unsigned int n;
+	u32 stack = 0;
 
-	n = ktp_counters_read(deltas);
-	r = ktp_reserve(&w, KTP_REC_SWITCH, n, sizeof(*r) + n * sizeof(u64));
+	if (ktp_counters_on())
+		n = ktp_counters_read(deltas);
+	if ((READ_ONCE(ktp_stacks_on) & KTP_STACKS_OFFCPU) && !preempt &&
+	    ktp_report_state(false, prev_state, prev) &&
+	    ktp_task_wanted(&ktp_session.cfg, prev))
+		stack = ktp_stack_here();
+	size = sizeof(*r) + n * sizeof(u64) + (stack ? sizeof(u32) : 0);
+	r = ktp_reserve(&w, KTP_REC_SWITCH, n | (stack ? KTP_SWITCH_STACK : 0),
+			size);
 	if (!r)
 		return;
 	memcpy(r + 1, deltas, n * sizeof(u64));
+	if (stack)
+		memcpy((u8 *)(r + 1) + n * sizeof(u64), &stack, sizeof(stack));
 	ktp_fill_switch(r, preempt, prev, next, prev_state);
 	ktp_commit(&w);
 }
@@ -84,11 +102,12 @@ static void ktp_probe_switch(void *data, bool preempt,
 	ktp_task_seen(prev);
 	ktp_task_seen(next);
 	/*
-	 * Counters are the exception: without them the record has a fixed
-	 * size, and no counts array or copy (40 of 340 instructions).
+	 * Counters and stacks are the exception: without them the record
+	 * has a fixed size, and no counts array or copy (40 of 340
+	 * instructions).
 	 */
-	if (unlikely(ktp_counters_on())) {
-		ktp_write_switch_counted(preempt, prev, next, prev_state);
+	if (unlikely(ktp_counters_on() || READ_ONCE(ktp_stacks_on))) {
+		ktp_write_switch_tail(preempt, prev, next, prev_state);
 		return;
 	}
 	r = ktp_reserve(&w, KTP_REC_SWITCH, 0, sizeof(*r));
@@ -98,19 +117,41 @@ static void ktp_probe_switch(void *data, bool preempt,
 	ktp_commit(&w);
 }
 
+/*
+ * With -S waker, the waker's stack, when the woken task or the waker is
+ * one the sample filter keeps.
+ */
+static u32 ktp_waker_stack(struct task_struct *p)
+{
+	const struct ktp_config *cfg = &ktp_session.cfg;
+
+	if (likely(!(READ_ONCE(ktp_stacks_on) & KTP_STACKS_WAKER)))
+		return 0;
+	if (!ktp_task_wanted(cfg, p) && !ktp_task_wanted(cfg, current))
+		return 0;
+	return ktp_stack_here();
+}
+
 static void ktp_write_waking(struct task_struct *p, unsigned int flags)
 {
 	struct ktp_waking *r;
 	struct ktp_wr w;
+	u32 stack;
 
 	ktp_task_seen(p);
-	r = ktp_reserve(&w, KTP_REC_WAKING, flags, sizeof(*r));
+	stack = ktp_waker_stack(p);
+	if (stack)
+		flags |= KTP_WAKING_STACK;
+	r = ktp_reserve(&w, KTP_REC_WAKING, flags,
+			sizeof(*r) + (stack ? sizeof(u32) : 0));
 	if (!r)
 		return;
 	r->pid = p->pid;
 	r->target_cpu = task_cpu(p);
 	r->prio = ktp_prio(p->prio);
 	r->pad = 0;
+	if (stack)
+		memcpy(r + 1, &stack, sizeof(stack));
 	ktp_commit(&w);
 }
 
@@ -212,9 +253,8 @@ static void ktp_probe_rename(void *data, struct task_struct *task,
 	ktp_emit_task(task, comm, KTP_TASK_RENAME);
 }
 
-static void ktp_write_irq_name(int irq, struct irqaction *action)
+static void ktp_write_irq_name(int irq, const char *name)
 {
-	const char *name = action && action->name ? action->name : "";
 	size_t len = strnlen(name, KTP_IRQ_NAME_MAX - 1);
 	size_t size = ALIGN(sizeof(struct ktp_irq_name) + len + 1, 4);
 	struct ktp_irq_name *r;
@@ -249,7 +289,8 @@ static void ktp_probe_irq_entry(void *data, int irq, struct irqaction *action)
 	/* The name goes out once per irq; irqs beyond the bitmap every time. */
 	if (this_cpu_read(ktp_cpus.active) && irq >= 0 &&
 	    (irq >= s->nr_seen_irqs || !test_and_set_bit(irq, s->seen_irqs)))
-		ktp_write_irq_name(irq, action);
+		ktp_write_irq_name(irq, action && action->name ?
+				   action->name : "");
 	ktp_write_irq(KTP_REC_IRQ_ENTRY, irq, 0);
 }
 
@@ -258,6 +299,38 @@ static void ktp_probe_irq_exit(void *data, int irq, struct irqaction *action,
 {
 	ktp_write_irq(KTP_REC_IRQ_EXIT, irq, ret);
 }
+
+#if KTP_HAVE_IRQ_VECTORS
+/*
+ * x86 system vectors (local APIC timer, IPIs, irq_work, ...): hardirqs that
+ * bypass irq_handler_entry. One pair of probes serves them all; @data is the
+ * vector's name from the probe table. They run in hardirq with IRQs off,
+ * as irq_handler_entry does, and write through the same path: a write keeps
+ * IRQs off from reserve to commit, so a vector that arrives meanwhile (the
+ * timer during a switch record, or the irq_work of relay's reader wakeup)
+ * runs after the commit and writes its records then.
+ */
+static void ktp_probe_vector_entry(void *data, int vector)
+{
+	struct ktp_session *s = &ktp_session;
+	unsigned int v = vector;
+
+	if (unlikely(v >= KTP_IRQ_NR_VECTORS))
+		return;		/* x86 has 256 vectors */
+	if (this_cpu_read(ktp_cpus.active) &&
+	    !test_and_set_bit(v, s->seen_vectors))
+		ktp_write_irq_name(KTP_IRQ_VECTOR_BASE + v, data);
+	ktp_write_irq(KTP_REC_IRQ_ENTRY, KTP_IRQ_VECTOR_BASE + v, 0);
+}
+
+static void ktp_probe_vector_exit(void *data, int vector)
+{
+	unsigned int v = vector;
+
+	if (likely(v < KTP_IRQ_NR_VECTORS))
+		ktp_write_irq(KTP_REC_IRQ_EXIT, KTP_IRQ_VECTOR_BASE + v, 0);
+}
+#endif
 
 static void ktp_write_softirq(unsigned int type, unsigned int vec)
 {
@@ -363,6 +436,11 @@ static void __maybe_unused ktp_check_probe_types(void)
 	check_trace_callback_type_task_rename(ktp_probe_rename);
 	check_trace_callback_type_irq_handler_entry(ktp_probe_irq_entry);
 	check_trace_callback_type_irq_handler_exit(ktp_probe_irq_exit);
+#if KTP_HAVE_IRQ_VECTORS
+	/* One event class (x86_irq_vector) for every vector in the table. */
+	check_trace_callback_type_local_timer_entry(ktp_probe_vector_entry);
+	check_trace_callback_type_local_timer_exit(ktp_probe_vector_exit);
+#endif
 	check_trace_callback_type_softirq_entry(ktp_probe_softirq_entry);
 	check_trace_callback_type_softirq_exit(ktp_probe_softirq_exit);
 #if KTP_HAVE_IPI_SEND
@@ -377,6 +455,8 @@ struct ktp_probe {
 	const char *name;
 	void *probe;
 	u32 group;
+	void *data;		/* the probe's first argument */
+	bool optional;		/* absent, its group is still available */
 	struct tracepoint *tp;	/* found at load time; NULL if absent */
 	bool registered;
 };
@@ -393,6 +473,49 @@ static struct ktp_probe ktp_probes[] = {
 	{ "task_rename", ktp_probe_rename, KTP_EV_SCHED },
 	{ "irq_handler_entry", ktp_probe_irq_entry, KTP_EV_IRQ },
 	{ "irq_handler_exit", ktp_probe_irq_exit, KTP_EV_IRQ },
+#if KTP_HAVE_IRQ_VECTORS
+	/*
+	 * x86 system vectors, named for the IRQ_NAME record. Some depend on
+	 * the kernel's configuration (SMP, IRQ_WORK, MCE, thermal): those
+	 * this kernel lacks are left out.
+	 */
+	{ "local_timer_entry", ktp_probe_vector_entry, KTP_EV_IRQ, "timer", true },
+	{ "local_timer_exit", ktp_probe_vector_exit, KTP_EV_IRQ, "timer", true },
+	{ "reschedule_entry", ktp_probe_vector_entry, KTP_EV_IRQ, "reschedule", true },
+	{ "reschedule_exit", ktp_probe_vector_exit, KTP_EV_IRQ, "reschedule", true },
+	{ "call_function_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "call_function", true },
+	{ "call_function_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "call_function", true },
+	{ "call_function_single_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "call_function_single", true },
+	{ "call_function_single_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "call_function_single", true },
+	{ "irq_work_entry", ktp_probe_vector_entry, KTP_EV_IRQ, "irq_work", true },
+	{ "irq_work_exit", ktp_probe_vector_exit, KTP_EV_IRQ, "irq_work", true },
+	{ "x86_platform_ipi_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "platform_ipi", true },
+	{ "x86_platform_ipi_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "platform_ipi", true },
+	{ "error_apic_entry", ktp_probe_vector_entry, KTP_EV_IRQ, "error_apic", true },
+	{ "error_apic_exit", ktp_probe_vector_exit, KTP_EV_IRQ, "error_apic", true },
+	{ "spurious_apic_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "spurious_apic", true },
+	{ "spurious_apic_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "spurious_apic", true },
+	{ "thermal_apic_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "thermal_apic", true },
+	{ "thermal_apic_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "thermal_apic", true },
+	{ "threshold_apic_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "threshold_apic", true },
+	{ "threshold_apic_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "threshold_apic", true },
+	{ "deferred_error_apic_entry", ktp_probe_vector_entry, KTP_EV_IRQ,
+	  "deferred_error_apic", true },
+	{ "deferred_error_apic_exit", ktp_probe_vector_exit, KTP_EV_IRQ,
+	  "deferred_error_apic", true },
+#endif
 	{ "softirq_entry", ktp_probe_softirq_entry, KTP_EV_SOFTIRQ },
 	{ "softirq_exit", ktp_probe_softirq_exit, KTP_EV_SOFTIRQ },
 #if KTP_HAVE_IPI_SEND
@@ -427,7 +550,10 @@ int ktp_probes_init(void)
 	return 0;
 }
 
-/* Groups with a tracepoint this kernel lacks (IPI before v6.3). */
+/*
+ * Groups with a tracepoint this kernel lacks (IPI before v6.3); an optional
+ * one (a system vector the configuration leaves out) does not count.
+ */
 u32 ktp_events_unavailable(void)
 {
 	u32 unavailable = 0, present = 0;
@@ -436,7 +562,7 @@ u32 ktp_events_unavailable(void)
 	for (i = 0; i < ARRAY_SIZE(ktp_probes); i++) {
 		if (ktp_probes[i].tp)
 			present |= ktp_probes[i].group;
-		else
+		else if (!ktp_probes[i].optional)
 			unavailable |= ktp_probes[i].group;
 	}
 	return (unavailable | (KTP_EV_ALL & ~present)) & KTP_EV_ALL;
@@ -451,7 +577,8 @@ void ktp_probes_unregister(void)
 
 		if (!p->registered)
 			continue;
-		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->probe, NULL));
+		WARN_ON_ONCE(tracepoint_probe_unregister(p->tp, p->probe,
+							 p->data));
 		p->registered = false;
 	}
 	/* No probe is running, or will run, once this returns. */
@@ -469,7 +596,7 @@ int ktp_probes_register(u32 events)
 
 		if (!(p->group & events) || !p->tp)
 			continue;
-		ret = tracepoint_probe_register(p->tp, p->probe, NULL);
+		ret = tracepoint_probe_register(p->tp, p->probe, p->data);
 		if (ret) {
 			pr_err("cannot attach to tracepoint %s: %d\n", p->name,
 			       ret);

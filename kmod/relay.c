@@ -15,6 +15,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/poll.h>
@@ -44,7 +45,7 @@ static const struct file_operations ktp_relay_fops;
 
 static void ktp_count_drop(struct ktp_cpu *kc, unsigned int type)
 {
-	kc->lost++;
+	kc->stats[KTP_STAT_LOST]++;
 	if (type < KTP_REC_NR_TYPES)
 		kc->dropped[type]++;
 }
@@ -61,15 +62,33 @@ u64 ktp_cpu_dropped(struct ktp_cpu *kc, unsigned int t)
 }
 
 /* A CPU's loss, NMI drops not yet folded in included. */
-u64 ktp_cpu_lost(struct ktp_cpu *kc)
+static u64 ktp_cpu_lost(struct ktp_cpu *kc)
 {
-	u64 lost = READ_ONCE(kc->lost);
+	u64 lost = READ_ONCE(kc->stats[KTP_STAT_LOST]);
 	unsigned int t;
 
 	for (t = 0; t < KTP_REC_NR_TYPES; t++)
 		lost += READ_ONCE(kc->nmi_dropped[t]) -
 			READ_ONCE(kc->nmi_dropped_seen[t]);
 	return lost;
+}
+
+/* NR is the number of KTP_CA_<NAME> (ktprof_abi.h). */
+#define KTP_STAT_DESC(NAME, NR, name, ...) \
+	[KTP_STAT_##NAME] = { .key = #name, .attr = NR },
+
+const struct ktp_stat_desc ktp_stat_descs[KTP_NR_STATS] = {
+	KTP_CPU_STATS(KTP_STAT_DESC)
+};
+
+/* A CPU's counters as the stats file and netlink give them. */
+void ktp_cpu_stats(struct ktp_cpu *kc, u64 v[KTP_NR_STATS])
+{
+	unsigned int i;
+
+	for (i = 0; i < KTP_NR_STATS; i++)
+		v[i] = READ_ONCE(kc->stats[i]);
+	v[KTP_STAT_LOST] = ktp_cpu_lost(kc);
 }
 
 /*
@@ -84,7 +103,7 @@ void ktp_fold_nmi_drops(struct ktp_cpu *kc)
 		u64 n = READ_ONCE(kc->nmi_dropped[t]);
 
 		if (n != kc->nmi_dropped_seen[t]) {
-			kc->lost += n - kc->nmi_dropped_seen[t];
+			kc->stats[KTP_STAT_LOST] += n - kc->nmi_dropped_seen[t];
 			kc->dropped[t] += n - kc->nmi_dropped_seen[t];
 			kc->nmi_dropped_seen[t] = n;
 		}
@@ -157,7 +176,7 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		if (kc->closing)
 			goto out;	/* our own reader wakeup, at the end */
 		if (kc->nest_len + size > sizeof(kc->nest_buf)) {
-			kc->nested++;
+			kc->stats[KTP_STAT_NESTED]++;
 			ktp_count_drop(kc, type);
 			goto out;
 		}
@@ -196,8 +215,8 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		t->h = (struct ktp_hdr){ .type = KTP_REC_TIME,
 					 .size = sizeof(*t) };
 		t->ts = ts;
-		kc->records++;
-		kc->bytes += sizeof(*t);
+		kc->stats[KTP_STAT_RECORDS]++;
+		kc->stats[KTP_STAT_BYTES] += sizeof(*t);
 		kc->written[KTP_REC_TIME]++;
 		kc->subbuf_records[kc->cur_subbuf]++;
 		kc->last_ts = ts;
@@ -266,8 +285,8 @@ void ktp_commit(struct ktp_wr *w)
 	}
 	/* The record's bytes before any store that publishes its sub-buffer. */
 	smp_wmb();
-	kc->records++;
-	kc->bytes += w->size;
+	kc->stats[KTP_STAT_RECORDS]++;
+	kc->stats[KTP_STAT_BYTES] += w->size;
 	kc->written[w->type]++;
 	kc->subbuf_records[kc->cur_subbuf]++;
 	kc->in_write = false;
@@ -293,11 +312,18 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		return 0;
 	ktp_fold_nmi_drops(kc);
 	if (relay_buf_full(buf)) {
-		if (!ktp_session.cfg.overwrite)
+		if (!ktp_session.cfg.overwrite) {
+			kc->full = true;
 			return 0;
+		}
 		/* Flight recorder: the oldest sub-buffer's records are lost. */
-		kc->overwritten += kc->subbuf_records[idx];
-		kc->lost += kc->subbuf_records[idx];
+		kc->stats[KTP_STAT_OVERWRITTEN] += kc->subbuf_records[idx];
+		kc->stats[KTP_STAT_LOST] += kc->subbuf_records[idx];
+	}
+	if (unlikely(kc->full)) {
+		/* A reader made room: FILE records dropped meanwhile retry. */
+		kc->full = false;
+		ktp_files_room();
 	}
 	kc->subbuf_records[idx] = 0;
 	kc->cur_subbuf = idx;
@@ -309,8 +335,8 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		.cpu = buf->cpu,
 		.abi_major = KTP_ABI_MAJOR,
 		.abi_minor = KTP_ABI_MINOR,
-		.seq = kc->subbufs++,
-		.lost = kc->lost,
+		.seq = kc->stats[KTP_STAT_SUBBUFS]++,
+		.lost = kc->stats[KTP_STAT_LOST],
 		.ts = ts,
 		.session_id = ktp_session.id,
 	};
@@ -503,15 +529,31 @@ int ktp_relay_open(void)
 		if (!kc->subbuf_records)
 			goto nomem;
 	}
+	/*
+	 * relay makes buffers for the CPUs online now, and its hotplug step
+	 * (CPUHP_RELAY_PREPARE) for those that come up once the channel is
+	 * listed: a CPU past that step but not yet online would get none.
+	 * Under the hotplug lock no CPU is midway (relay takes it before
+	 * relay_channels_mutex itself, in that step). One parked midway by
+	 * the hotplug state control still gets none: ktp_relay_has_buf().
+	 */
+	cpus_read_lock();
 	ktp_session.chan = relay_open("cpu", ktp_debugfs_dir, cfg->subbuf_size,
 				      cfg->n_subbufs, &ktp_relay_callbacks,
 				      NULL);
+	cpus_read_unlock();
 	if (!ktp_session.chan)
 		goto nomem;
 	return 0;
 nomem:
 	ktp_relay_reset_cpus();
 	return -ENOMEM;
+}
+
+/* Has this CPU a relay buffer? A CPU without one must not record. */
+bool ktp_relay_has_buf(void)
+{
+	return ktp_session.chan && *this_cpu_ptr(ktp_session.chan->buf);
 }
 
 /* Close the channel: files go away; open readers see EIO. */
@@ -606,8 +648,8 @@ static void ktp_fill_mark(struct ktp_cpu_mark *m, struct ktp_cpu *kc,
 	m->reason = reason;
 	m->prio = ktp_prio(current->prio);
 	m->pad = 0;
-	m->records = kc->records;
-	m->lost = kc->lost;
+	m->records = kc->stats[KTP_STAT_RECORDS];
+	m->lost = kc->stats[KTP_STAT_LOST];
 }
 
 /*
@@ -637,14 +679,14 @@ static void ktp_write_tail_mark(struct ktp_cpu *kc, enum ktp_cpu_reason reason)
 						   U32_MAX) };
 	kc->last_ts += m->h.ts_delta;
 	/* The failed reserve counted this mark as dropped: it is not. */
-	kc->lost--;
+	kc->stats[KTP_STAT_LOST]--;
 	kc->dropped[KTP_REC_CPU]--;
 	ktp_fill_mark(m, kc, reason);
 	/* The mark's bytes before the padding that exposes them. */
 	smp_wmb();
 	buf->padding[idx] -= sizeof(*m);
-	kc->records++;
-	kc->bytes += sizeof(*m);
+	kc->stats[KTP_STAT_RECORDS]++;
+	kc->stats[KTP_STAT_BYTES] += sizeof(*m);
 	kc->written[KTP_REC_CPU]++;
 }
 

@@ -58,7 +58,7 @@ static unsigned int ktp_kernel_stack(struct pt_regs *regs, u64 *ips,
 }
 
 /* Frame-pointer walk of the user stack, bounded, faults tolerated. */
-static unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips,
+unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips,
 				   bool *truncated)
 {
 	unsigned long fp = uregs->bp;
@@ -86,20 +86,6 @@ static unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips,
 		fp = frame.next_fp;
 	}
 	return n;
-}
-
-/* The kernel-side sample filter: cheap, so it runs before any unwinding. */
-static bool ktp_sample_wanted(const struct ktp_config *cfg)
-{
-	unsigned int i;
-
-	if (!cfg->nr_sample_pids && !cfg->sample_comm[0])
-		return true;
-	for (i = 0; i < cfg->nr_sample_pids; i++)
-		if (cfg->sample_pids[i] == current->tgid)
-			return true;
-	return cfg->sample_comm[0] &&
-	       !strncmp(current->comm, cfg->sample_comm, TASK_COMM_LEN);
 }
 
 /* Both stacks into the SAMPLE record in @c's scratch space. */
@@ -158,7 +144,7 @@ static bool __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 
 	if (!sc || !this_cpu_read(ktp_cpus.active) ||
 	    this_cpu_read(ktp_cpus.closing) ||
-	    !ktp_sample_wanted(&ktp_session.cfg))
+	    !ktp_task_wanted(&ktp_session.cfg, current))
 		return false;
 	c = &sc->cache[nmi ? KTP_CTX_NMI : KTP_CTX_IRQ];
 	if (throttled) {
@@ -168,10 +154,10 @@ static bool __ktp_overflow(u32 source, bool throttled, struct pt_regs *regs)
 		};
 
 		/* this_cpu ops: an NMI source may interrupt an IRQ one. */
-		this_cpu_inc(ktp_cpus.throttled);
+		this_cpu_inc(ktp_cpus.stats[KTP_STAT_THROTTLED]);
 		ktp_emit(sc, &t, staged);
 	}
-	this_cpu_inc(ktp_cpus.samples);
+	this_cpu_inc(ktp_cpus.stats[KTP_STAT_SAMPLES]);
 	ktp_emit(sc, ktp_take_sample(sc, c, source, regs, staged), staged);
 	if (staged || ktp_files_pending(sc))
 		irq_work_queue(&sc->drain_work);

@@ -99,6 +99,7 @@ DECLARE_PER_CPU(struct ktp_sample_cpu *, ktp_sample_cpus);
 /* stage.c */
 bool ktp_emit(struct ktp_sample_cpu *sc, const void *rec, bool staged);
 bool ktp_stage_push(struct ktp_stage *st, const void *rec);
+const void *ktp_stage_set_nested(const void *rec);
 void ktp_stage_drain(struct ktp_stage *st);
 
 /* perf.c */
@@ -115,9 +116,11 @@ u64 ktp_file_key(u32 dev, u64 ino);
 bool ktp_files_pending(struct ktp_sample_cpu *sc);
 void ktp_files_fn(struct work_struct *work);
 void ktp_files_drop_pending(struct ktp_sample_cpu *sc);
+int ktp_files_start(void);
 void ktp_files_forget(void);
 
 /* sample.c */
+unsigned int ktp_user_stack(struct pt_regs *uregs, u64 *ips, bool *truncated);
 void ktp_overflow(struct perf_event *event, struct perf_sample_data *data,
 		  struct pt_regs *regs);
 void ktp_drain_fn(struct irq_work *work);

@@ -132,6 +132,12 @@ int ktp_config_from_params(struct ktp_config *cfg)
 		       ktp_param_cpus);
 		return -EINVAL;
 	}
+	if (ktp_parse_stacks(ktp_param_stacks ? ktp_param_stacks : "",
+			     &cfg->stacks)) {
+		pr_err("stacks=%s: want a list of offcpu,waker,user (user with one of the others) or none\n",
+		       ktp_param_stacks);
+		return -EINVAL;
+	}
 	cfg->sample_defer = ktp_param_sample_defer;
 	cfg->sample_irqs_on = ktp_param_sample_irqs_on;
 	return ktp_config_set_samples(cfg, ktp_param_samples,
@@ -181,8 +187,10 @@ bad_counters:
 	return -EINVAL;
 }
 
+/* The session's tables; no probe may be running (or the first start). */
 static void ktp_free_bitmaps(void)
 {
+	ktp_stacks_free();
 	vfree(ktp_session.seen_pids);
 	ktp_session.seen_pids = NULL;
 	bitmap_free(ktp_session.seen_irqs);
@@ -197,7 +205,9 @@ static int ktp_alloc_bitmaps(void)
 	ktp_session.nr_seen_irqs = ktp_nr_irqs();
 	ktp_session.seen_irqs = bitmap_zalloc(ktp_session.nr_seen_irqs,
 					      GFP_KERNEL);
-	if (!ktp_session.seen_pids || !ktp_session.seen_irqs) {
+	bitmap_zero(ktp_session.seen_vectors, KTP_IRQ_NR_VECTORS);
+	if (!ktp_session.seen_pids || !ktp_session.seen_irqs ||
+	    ktp_stacks_alloc(ktp_session.cfg.stacks)) {
 		ktp_free_bitmaps();
 		return -ENOMEM;
 	}
@@ -214,6 +224,11 @@ static void ktp_cpu_on(void *reason)
 
 	if (kc->active)
 		return;
+	/* Where relay made no buffer (see ktp_relay_open()): off, counted. */
+	if (!ktp_relay_has_buf()) {
+		atomic_inc(&ktp_session.unbuffered);
+		return;
+	}
 	kc->closing = false;
 	kc->active = true;
 	ktp_counters_reset_local();
@@ -313,6 +328,7 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 
 	s->cfg = *cfg;
 	s->owner_portid = 0;
+	atomic_set(&s->unbuffered, 0);
 	cpumask_and(&s->cfg.cpus, &s->cfg.cpus, cpu_possible_mask);
 	s->id = get_random_u64();
 	ret = ktp_alloc_bitmaps();
@@ -336,6 +352,9 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 	WRITE_ONCE(s->state, KTP_SESSION_RUNNING);
 	on_each_cpu_mask(&s->cfg.cpus, ktp_cpu_on, KTP_REASON(KTP_CPU_START),
 			 1);
+	if (atomic_read(&s->unbuffered))
+		pr_warn("%d traced CPUs came up during the start without a relay buffer: not traced\n",
+			atomic_read(&s->unbuffered));
 	/* On a traced CPU, so that the snapshot lands in a traced buffer. */
 	cpu = cpumask_first_and(&s->cfg.cpus, cpu_online_mask);
 	if (cpu < nr_cpu_ids)
@@ -473,29 +492,44 @@ bool ktp_session_write_selftest(u64 seq)
  * Selftest records as NMI context writes them (ktp_fake_nmi_enter()), so
  * they go through the staging ring and the drain irq_work like a
  * tracepoint firing in a hardware sample's handler. Batches leave the
- * irq_work room to drain between them.
+ * irq_work room to drain between them. @nested: every other record is
+ * pushed from inside the next one's push, where a real NMI may interrupt
+ * a producer (ktp_stage_set_nested()).
  */
-static u64 ktp_selftest_nmi_batch(u64 first, u64 n)
+static u64 ktp_selftest_nmi_batch(u64 first, u64 n, bool nested)
 {
+	struct ktp_selftest inner = {
+		.h = { .type = KTP_REC_SELFTEST, .size = sizeof(inner) },
+	};
 	u64 i, done = 0;
 
 	ktp_fake_nmi_enter();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (nested && i + 1 < n) {
+			inner.seq = first + i++;
+			ktp_stage_set_nested(&inner);
+			done += ktp_session_write_selftest(first + i);
+			/* Taken (pushed or counted) if that push took it in. */
+			done += !ktp_stage_set_nested(NULL);
+			continue;
+		}
 		done += ktp_session_write_selftest(first + i);
+	}
 	ktp_fake_nmi_exit();
 	return done;
 }
 
-/* @n selftest records (@nmi: as NMI writes them); how many were taken. */
-static u64 ktp_selftest_records(u64 n, bool nmi, int *ret)
+/* @n selftest records (@mode: how); how many were taken. */
+static u64 ktp_selftest_records(u64 n, enum ktp_selftest_mode mode, int *ret)
 {
 	u64 i, done = 0;
 
 	for (i = 0; i < n;) {
 		u64 batch = min_t(u64, n - i, 1024);
 
-		if (nmi) {
-			done += ktp_selftest_nmi_batch(i, batch);
+		if (mode != KTP_SELFTEST_RECORDS) {
+			done += ktp_selftest_nmi_batch(i, batch,
+						       mode == KTP_SELFTEST_NMI_NESTED);
 			i += batch;
 		} else {
 			for (; batch; batch--, i++)
@@ -544,7 +578,7 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 		if (fatal_signal_pending(current))
 			ret = -EINTR;
 	} else {
-		done = ktp_selftest_records(n, staged, &ret);
+		done = ktp_selftest_records(n, mode, &ret);
 	}
 	if (staged) {
 		/* What the last batch staged, and the ring's drop counts. */
@@ -574,6 +608,9 @@ static int ktp_cpu_online(unsigned int cpu)
 		local_irq_disable();
 		ktp_cpu_on(KTP_REASON(KTP_CPU_ONLINE));
 		local_irq_enable();
+		if (!this_cpu_read(ktp_cpus.active))
+			pr_warn_ratelimited("CPU %u came online without a relay buffer: not traced\n",
+					    cpu);
 	}
 	return 0;
 }

@@ -38,6 +38,24 @@ bool ktp_emit(struct ktp_sample_cpu *sc, const void *rec, bool staged)
 }
 
 /*
+ * Test ("nmi-nested N" in selftest): a record to push from inside the next
+ * push on this CPU, at its most delicate point, as an NMI arriving there
+ * would. NULL: none. Set and used by this CPU only.
+ */
+static DEFINE_PER_CPU(const void *, ktp_stage_nested);
+
+/* Set it (NULL: clear it); the one it replaces, NULL if pushed already. */
+const void *ktp_stage_set_nested(const void *rec)
+{
+	return this_cpu_xchg(ktp_stage_nested, rec);
+}
+
+static void ktp_stage_count_drop(struct ktp_stage *st, const struct ktp_hdr *h)
+{
+	atomic64_inc(&st->dropped[min_t(u32, h->type, KTP_REC_NR_TYPES - 1)]);
+}
+
+/*
  * Producer: copy a record into the ring, or count it lost. Producers are
  * NMI handlers, which do not nest, and, with IRQs off, the test modes that
  * stage outside NMI (sample_defer, the "nmi" selftest): a real NMI that
@@ -47,19 +65,39 @@ bool ktp_emit(struct ktp_sample_cpu *sc, const void *rec, bool staged)
 bool ktp_stage_push(struct ktp_stage *st, const void *rec)
 {
 	const struct ktp_hdr *h = rec;
-	u32 size = h->size;
-	u32 head = st->head, tail = READ_ONCE(st->tail);
-	u32 off = head % KTP_STAGE_SIZE, room = KTP_STAGE_SIZE - off;
-	u32 need = size + (room < size ? room : 0);
+	const void *nested;
+	u32 size = h->size, head, tail, off, room, need;
 
-	if (READ_ONCE(st->producing) ||
-	    KTP_STAGE_SIZE - (head - tail) < need) {
-		atomic64_inc(&st->dropped[min_t(u32, h->type, KTP_REC_NR_TYPES - 1)]);
+	if (READ_ONCE(st->producing)) {
+		ktp_stage_count_drop(st, h);
 		return false;
 	}
+	nested = this_cpu_read(ktp_stage_nested);
+	if (unlikely(nested)) {
+		/* The test's "NMI", between the check and the claim. */
+		this_cpu_write(ktp_stage_nested, NULL);
+		ktp_stage_push(st, nested);
+	}
 	WRITE_ONCE(st->producing, true);
-	/* Seen set by an NMI that interrupts from here on. */
+	/*
+	 * The ring is read only once it is claimed: an NMI that came before
+	 * has finished its push, which these reads see; one that comes from
+	 * here on finds the claim and counts its record lost. (Reading the
+	 * head first, a push would write over what such an NMI pushed
+	 * meanwhile, uncounted.)
+	 */
 	barrier();
+	head = st->head;
+	tail = READ_ONCE(st->tail);
+	off = head % KTP_STAGE_SIZE;
+	room = KTP_STAGE_SIZE - off;
+	need = size + (room < size ? room : 0);
+	if (KTP_STAGE_SIZE - (head - tail) < need) {
+		barrier();
+		WRITE_ONCE(st->producing, false);
+		ktp_stage_count_drop(st, h);
+		return false;
+	}
 	if (room < size) {
 		/* No record crosses the end: mark the rest as skipped. */
 		if (room >= sizeof(u32))
@@ -105,7 +143,7 @@ void ktp_stage_drain(struct ktp_stage *st)
 
 		if (dropped == st->dropped_seen[t])
 			continue;
-		kc->lost += dropped - st->dropped_seen[t];
+		kc->stats[KTP_STAT_LOST] += dropped - st->dropped_seen[t];
 		kc->dropped[t] += dropped - st->dropped_seen[t];
 		st->dropped_seen[t] = dropped;
 	}

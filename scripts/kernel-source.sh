@@ -16,11 +16,13 @@
 set -euo pipefail
 cached_only=
 [ "${1-}" = --cached ] && { cached_only=1; shift; }
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/lib.sh"
 version=${1:?usage: kernel-source.sh [--cached] VERSION}
-case "$version" in *[!0-9.]*|'') echo "kernel-source: bad version '$version'" >&2; exit 2 ;; esac
+case "$version" in *[!0-9.]*|'') say "bad version '$version'"; exit 2 ;; esac
 pkg=linux-source-$version
-cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
-say() { printf 'kernel-source: %s\n' "$*" >&2; }
+cache=$(cache_root)
 
 if [ -r "/usr/src/$pkg.tar.xz" ] &&
 	dpkg-query -W -f='${db:Status-Status}\n' "$pkg" 2>/dev/null | grep -qx installed; then
@@ -29,29 +31,21 @@ if [ -r "/usr/src/$pkg.tar.xz" ] &&
 fi
 
 src=$cache/source/$pkg
-if [ -f "$src/.done" ]; then
-	echo "$src/usr/src/$pkg.tar.xz $(cat "$src/.done")"
-	exit 0
-fi
+[ -f "$src/.done" ] || [ -z "$cached_only" ] || exit 1
 
-[ -z "$cached_only" ] || exit 1
-
-mkdir -p "$cache/source"
-exec 9>"$cache/.source.lock"
-flock 9
-if [ -f "$src/.done" ]; then
-	echo "$src/usr/src/$pkg.tar.xz $(cat "$src/.done")"
-	exit 0
-fi
-rm -rf "$src.tmp"
-mkdir -p "$src.tmp"
-deb=$("$(dirname "$0")/newer-deb.sh" "$pkg" "$src.tmp") ||
-	{ say "$pkg is not in those archives"; exit 1; }
-pkg_version=$(dpkg-deb -f "$deb" Version)
-dpkg-deb -x "$deb" "$src.tmp"
-rm -f "$deb"
-[ -r "$src.tmp/usr/src/$pkg.tar.xz" ] || { say "$deb holds no /usr/src/$pkg.tar.xz"; exit 1; }
-rm -rf "$src"
-mv "$src.tmp" "$src"
-echo "$pkg_version" >"$src/.done"
-echo "$src/usr/src/$pkg.tar.xz $pkg_version"
+# .done, the mark of a complete download, holds the package's version.
+fetch() {
+	local deb pkg_version
+	deb=$("$here/newer-deb.sh" "$pkg" "$src") ||
+		{ say "$pkg is not in those archives"; exit 1; }
+	pkg_version=$(dpkg-deb -f "$deb" Version)
+	dpkg-deb -x "$deb" "$src"
+	rm -f "$deb"
+	[ -r "$src/usr/src/$pkg.tar.xz" ] || { say "$deb holds no /usr/src/$pkg.tar.xz"; exit 1; }
+	# Whole, then renamed: readers look without the lock, and must not
+	# find it empty.
+	echo "$pkg_version" >"$src/.done.tmp"
+	mv "$src/.done.tmp" "$src/.done"
+}
+cache_build "$cache/.source.lock" "$src/.done" fetch
+echo "$src/usr/src/$pkg.tar.xz $(cat "$src/.done")"

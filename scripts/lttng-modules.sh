@@ -15,22 +15,24 @@
 # dkms.conf would, and kept there; a second call prints the cached build.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/lib.sh"
 suite=
 if [ "${1:-}" = --suite ]; then
 	suite=${2:?usage: lttng-modules.sh [--suite SUITE] RELEASE}
 	shift 2
 fi
 rel=${1:?usage: lttng-modules.sh [--suite SUITE] RELEASE}
-case "$rel" in *[!A-Za-z0-9.+_-]*) echo "lttng-modules: bad release '$rel'" >&2; exit 2 ;; esac
-case "$suite" in *[!a-z-]*) echo "lttng-modules: bad suite '$suite'" >&2; exit 2 ;; esac
-cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}/lttng
+case "$rel" in *[!A-Za-z0-9.+_-]*) say "bad release '$rel'"; exit 2 ;; esac
+case "$suite" in *[!a-z-]*) say "bad suite '$suite'"; exit 2 ;; esac
+cache=$(cache_root)/lttng
 kdir=/lib/modules/$rel/build
-say() { printf 'lttng-modules: %s\n' "$*" >&2; }
 
 [ -d "$kdir/" ] || { say "no headers for $rel in $kdir"; exit 1; }
-mkdir -p "$cache"
-exec 9>"$cache/.lock"	# one build at a time
-flock 9
+# One build at a time. Taken before the cache is looked at, not only for
+# the build (cache_build): the key, the package's version, comes from
+# the package, which is downloaded into the cache under the same lock.
+cache_lock "$cache/.lock"
 if [ -n "$suite" ]; then
 	deb=$("$here/newer-deb.sh" "lttng-modules-dkms/$suite" "$cache/$suite") ||
 		{ say "cannot fetch lttng-modules-dkms from $suite"; exit 1; }
@@ -46,26 +48,24 @@ else
 	fi
 fi
 dest=$cache/lttng-modules-$ver-$rel
-if [ -f "$dest/.built" ]; then
-	echo "$dest/ko"
-	exit 0
-fi
-rm -rf "$dest"
-mkdir -p "$dest/pkg" "$dest/ko"
-dpkg-deb -x "$deb" "$dest/pkg"
-src=$(echo "$dest"/pkg/usr/src/lttng-modules-*)
-[ -f "$src/Makefile" ] || { say "no source tree in $deb"; exit 1; }
-# The bench traces the sched events only. lttng-probe-timer does not
-# compile against Debian's 6.1.0-5x or 6.12.1xx headers (2.13.9 and
-# 2.13.18 alike): stable updates changed hrtimer_start's tracepoint.
-sed -i '/lttng-probe-timer\.o/d' "$src/src/probes/Kbuild"
-say "building lttng-modules $ver for $rel"
-make -j"$(nproc)" -C "$kdir" M="$src" modules CONFIG_LTTNG=m >"$dest/build.log" 2>&1 ||
-	{ say "build failed: $(grep -m 3 'error:' "$dest/build.log")"; exit 1; }
-find "$src" -name '*.ko' -exec cp {} "$dest/ko/" \;
-for m in lttng-tracer lttng-probe-sched lttng-ring-buffer-client-discard; do
-	[ -f "$dest/ko/$m.ko" ] || { say "$m.ko was not built"; exit 1; }
-done
-rm -rf "$dest/pkg"
-touch "$dest/.built"
+build() {
+	local src m
+	mkdir -p "$dest/pkg" "$dest/ko"
+	dpkg-deb -x "$deb" "$dest/pkg"
+	src=$(echo "$dest"/pkg/usr/src/lttng-modules-*)
+	[ -f "$src/Makefile" ] || { say "no source tree in $deb"; exit 1; }
+	# The bench traces the sched events only. lttng-probe-timer does not
+	# compile against Debian's 6.1.0-5x or 6.12.1xx headers (2.13.9 and
+	# 2.13.18 alike): stable updates changed hrtimer_start's tracepoint.
+	sed -i '/lttng-probe-timer\.o/d' "$src/src/probes/Kbuild"
+	say "building lttng-modules $ver for $rel"
+	make -j"$(nproc)" -C "$kdir" M="$src" modules CONFIG_LTTNG=m >"$dest/build.log" 2>&1 ||
+		{ say "build failed: $(grep -m 3 'error:' "$dest/build.log")"; exit 1; }
+	find "$src" -name '*.ko' -exec cp {} "$dest/ko/" \;
+	for m in lttng-tracer lttng-probe-sched lttng-ring-buffer-client-discard; do
+		[ -f "$dest/ko/$m.ko" ] || { say "$m.ko was not built"; exit 1; }
+	done
+	rm -rf "$dest/pkg"
+}
+cache_build "$cache/.lock" "$dest/.built" build
 echo "$dest/ko"

@@ -3,7 +3,8 @@
 # ktprof.ko(4) in roff on stdout, made from the module's own source so that
 # it cannot drift from it: PARAMETERS from every module_param*() and its
 # MODULE_PARM_DESC() in kmod/*.c, FILES from the debugfs list at the top of
-# kmod/control.c. The date is SOURCE_DATE_EPOCH's (reproducible builds).
+# kmod/control.c, the stats file's counters from KTP_CPU_STATS() in the ABI
+# header. The date is SOURCE_DATE_EPOCH's (reproducible builds).
 # usage: scripts/man-module.sh VERSION
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +59,11 @@ The ktprof module hooks the scheduler, irq, softirq, IPI and workqueue
 tracepoints and per\-CPU perf sampling events, and writes compact binary
 records into per\-CPU relay files under
 .IR /sys/kernel/debug/ktprof/ .
+The irq group is every hardirq: \fBirq_handler_entry\fR/\fBexit\fR, and on
+x86 the system vectors, which bypass them (the \fBirq_vectors\fR
+tracepoints of the local APIC timer, the reschedule and call\-function
+IPIs, irq_work and the APIC's other vectors), recorded as irq
+0x10000 + vector.
 Every lost record is counted.
 .BR ktprof\-record (1)
 configures and runs a session over generic netlink; without it, the
@@ -79,6 +85,12 @@ params | while IFS=$'\t' read -r name type desc; do
 	printf '.TP\n.BR %s " (%s)"\n' "$(printf %s "$name" | roff)" "$type"
 	printf '%s\n' "$desc" | roff
 done
+# "name<TAB>help" for each counter of KTP_CPU_STATS(), in the list's order.
+counters() {
+	sed -n '/^#define KTP_CPU_STATS(X)/,/^$/p' "$top/kmod/include/uapi/ktprof_abi.h" |
+		sed -n 's/^[[:space:]]*X([A-Z_]*, *[0-9]*, *\([a-z_]*\), *"\([^"]*\)").*/\1\t\2/p'
+}
+
 cat <<MID
 .SH FILES
 .TP
@@ -100,6 +112,22 @@ after a stop, or let
 .BR ktprof\-record (1)
 read it.
 .RE
+.SS Counters
+Each CPU with a buffer has a line in
+.IR stats :
+.BI cpu= N
+and these counters as \fIKEY\fR=\fIVALUE\fR, in this order, with
+.B avg_bytes
+(bytes per record) after
+.BR bytes .
+.BR ktprof\-record (1)
+reads the same counters over netlink and keeps them in its capture.
+TAIL
+counters | while IFS=$'\t' read -r name help; do
+	printf '.TP\n.B %s\n' "$(printf %s "$name" | roff)"
+	printf '%s\n' "$help" | roff
+done
+cat <<TAIL
 .SH EXAMPLES
 A capture with nothing but a shell:
 .PP

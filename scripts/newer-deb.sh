@@ -12,13 +12,13 @@
 # three; a suite name pins one (a stable release does not move under us).
 # A .deb of PKG already in DIR is printed without asking the network.
 set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 spec=${1:?usage: newer-deb.sh PKG[/SUITE] DIR}
 dir=${2:?usage: newer-deb.sh PKG[/SUITE] DIR}
 pkg=${spec%%/*}
-case "$pkg" in *[!a-z0-9.+-]*|'') echo "newer-deb: bad package name '$pkg'" >&2; exit 2 ;; esac
-cache=${KTPROF_CACHE:-$HOME/.cache/ktprof}
-aptdir=$cache/apt
-say() { printf 'newer-deb: %s\n' "$*" >&2; }
+case "$pkg" in *[!a-z0-9.+-]*|'') say "bad package name '$pkg'"; exit 2 ;; esac
+aptdir=$(cache_root)/apt
 
 cached() {
 	# shellcheck disable=SC2012
@@ -33,9 +33,10 @@ if [ -n "$deb" ]; then
 fi
 
 # One private apt at a time (kernel-source.sh shares it): its lists and
-# archive cache are not safe to update twice at once.
-exec 9>"$aptdir/.lock"
-flock 9
+# archive cache are not safe to update twice at once. The lock guards apt's
+# state, not DIR: a .deb appears there whole (renamed into it), so the
+# look above needs no lock.
+cache_lock "$aptdir/.lock"
 cat >"$aptdir/sources.list" <<'EOF'
 deb http://deb.debian.org/debian trixie-backports main
 deb http://deb.debian.org/debian trixie main

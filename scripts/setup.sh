@@ -7,8 +7,8 @@
 # only checks and returns.
 # Kernel versions are resolved from the archive at run time, never hard-coded.
 set -euo pipefail
-
-say() { printf 'setup: %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
@@ -108,7 +108,7 @@ fi
 # dependencies from bookworm. Trixie, not sid: a stable release's package
 # does not change under us.
 if [ -n "$(missing_pkgs virtme-ng)" ]; then
-	vng_deb=$("$(dirname "$0")/newer-deb.sh" virtme-ng/trixie "${KTPROF_CACHE:-$HOME/.cache/ktprof}/deb")
+	vng_deb=$("$(dirname "$0")/newer-deb.sh" virtme-ng/trixie "$(cache_root)/deb")
 	apt_update_once
 	say "installing virtme-ng from $vng_deb"
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get $APT_LOCK install -y -qq \

@@ -18,6 +18,9 @@
 # read-only and vng lays throw-away overlays over it, so it has to be
 # vm-run's --out or a vng --rwdir share to reach the host.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/lib.sh
+. "$here/lib.sh"
 
 usage() {
 	cat <<'EOF'
@@ -36,7 +39,6 @@ usage: vm-capture.sh [options] [-- WORKLOAD [ARGS...]]
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 out=${KTPROF_VM_OUT:-./ktprof-out}
 ko=$top/build/kmod/$(uname -r)/kmod/ktprof.ko
@@ -57,12 +59,9 @@ while [ $# -gt 0 ]; do
 	--record-args) record_args=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
-	*) echo "vm-capture: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) say "unknown option $1"; usage >&2; exit 2 ;;
 	esac
 done
-
-say() { echo "vm-capture: $*" >&2; }
-die() { say "$*"; exit 1; }
 
 mkdir -p "$out" || die "cannot create $out (--out DIR: vm-run's --out or a vng --rwdir)"
 dbg=/sys/kernel/debug

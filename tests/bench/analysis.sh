@@ -39,8 +39,8 @@ PINGS=${PINGS:-30000}
 HOG_MS=${HOG_MS:-500}
 # shellcheck source=tests/bench/lib.sh
 . "$top/tests/bench/lib.sh"
-
-die() { echo "analysis: $*" >&2; exit 1; }
+# shellcheck source=scripts/lib.sh
+. "$top/scripts/lib.sh"	# die
 command -v perf >/dev/null || die "perf is not installed (scripts/setup.sh: linux-perf)"
 g=$out/guest
 rm -f "$out/runs.txt" "$out/analysis.json"

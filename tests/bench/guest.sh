@@ -83,6 +83,31 @@ run_perf() {
 	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
 }
 
+# perf with a kernel callchain at each event, as `perf sched record -g` and
+# offcputime-style tools take one: the cost of a stack per switch.
+run_perf_g() {
+	local args=() e t n
+	for e in $TPS; do args+=(-e "sched:$e"); done
+	perf record -a -g -m 64M -o "$tmp/perf.data" "${args[@]}" -- "${WL[@]}" \
+		>"$out/perf.out" 2>"$out/perf.err" || fail "perf record -g: $(cat "$out/perf.err")"
+	t=$(awk '/ns\/handoff/ { print $1 }' "$out/perf.out")
+	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
+	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
+}
+
+# ktprof with the stacks at the switch and the waking (-S offcpu,waker):
+# the module again with stacks=, outside the clock. Its STACK records are
+# bytes, not events: B/event is what a stack adds on average.
+run_ktprof_stacks() {
+	local line
+	unload_module
+	load_module events=sched samples=none n_subbufs=64 stacks=offcpu,waker
+	line=$(run_ktprof)
+	unload_module
+	load_module events=sched samples=none n_subbufs=64
+	echo "$line"
+}
+
 # Buffer only, like ftrace: the session runs, nothing reads until the end.
 run_ktprof() {
 	local t
@@ -185,7 +210,7 @@ overhead() {
 		fail "perf record does not run in the guest"
 	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
-	tracers="none ftrace perf ktprof record"
+	tracers="none ftrace perf perf_g ktprof ktprof_stacks record"
 	if [ -n "${LTTNG_KO:-}" ]; then
 		lttng_start
 		tracers+=" lttng lttng-disk"

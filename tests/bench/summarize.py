@@ -26,7 +26,9 @@ import sys
 TRACERS = [
     ("ftrace", "ftrace (tracefs)"),
     ("perf", "perf record -a"),
+    ("perf_g", "perf record -a -g"),
     ("ktprof", "ktprof (buffer only)"),
+    ("ktprof_stacks", "ktprof -S offcpu,waker"),
     ("record", "ktprof record (1)"),
     ("lttng", "lttng (buffer only)"),
     ("lttng-disk", "lttng (consumerd) (2)"),
@@ -103,6 +105,15 @@ def print_overhead(title, o):
         vs = f"{t['vs_ftrace']:.2f}x" if t["vs_ftrace"] else "-"
         print(f"{label:<22} {t['ns_per_op']:9.0f} {t['events_per_op']:10.2f} "
               f"{t['ns_per_event']:10.0f} {vs:>10} {t['bytes_per_event']:9.1f}")
+    t = o["tracers"]
+    if all(k in t for k in ("perf", "perf_g", "ktprof", "ktprof_stacks")):
+        # What a stack adds to an event, each tracer against itself.
+        k = t["ktprof_stacks"]["ns_per_event"] - t["ktprof"]["ns_per_event"]
+        p = t["perf_g"]["ns_per_event"] - t["perf"]["ns_per_event"]
+        print(f"stacks: ktprof -S offcpu,waker {t['ktprof_stacks']['ns_per_event']:.0f} ns/event "
+              f"({k:+.0f} for the stack), {t['ktprof_stacks']['bytes_per_event']:.1f} B/event; "
+              f"perf -g {t['perf_g']['ns_per_event']:.0f} ns/event ({p:+.0f}); ktprof/perf with "
+              f"stacks {t['ktprof_stacks']['ns_per_event'] / (t['perf_g']['ns_per_event'] or 1):.2f}x")
     e = o["tracers"].get("ktprof", {}).get("events_per_op", 1) or 1
     print(f"noise: the baseline's rounds spread over {o['baseline_spread_ns']:.0f} ns/op "
           f"({o['baseline_spread_ns'] / e:.0f} ns/event at {e:.2f} events/op)")
@@ -181,7 +192,8 @@ def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-COLORS = {"ftrace": "#4c72b0", "perf": "#dd8452", "ktprof": "#55a868",
+COLORS = {"ftrace": "#4c72b0", "perf": "#dd8452", "perf_g": "#b0643a", "ktprof": "#55a868",
+          "ktprof_stacks": "#2f7a45",
           "record": "#8fd19e", "lttng": "#c44e52", "lttng-disk": "#e8a0a2"}
 
 

@@ -94,6 +94,50 @@ expect 0 '' convert -p 999 -o "$T/p.pftrace" "$T/s.ktp"
 $FACTS trace "$T/p.pftrace" | grep -E '^(samples|slices tid)' &&
 	fail "-p of a process not in the capture kept something"
 
+# Off-CPU stacks (tests/report/offcpu.scn): each sleep with a stack is a
+# slice on its thread's track, from the switch-out to the waking (or the
+# end), named by its blocking function and holding its stack outermost
+# first; the waker's side of the reader's wakings holds the writer's stack.
+"$GEN" -t "$TOP/tests/report/offcpu.scn" -o "$T/off.ktp" || fail "gen-capture -t offcpu failed"
+expect 0 '' convert -o "$T/off.pftrace" "$T/off.ktp"
+validate "$T/off.pftrace"
+$PY - "$T/off.pftrace" "$TOP" <<'EOF' || fail "the off-CPU slices are not the known answer"
+import importlib, subprocess, sys, tempfile
+out = tempfile.mkdtemp(prefix="ktprof-off-")
+subprocess.check_call(["protoc", "--proto_path=" + sys.argv[2] + "/proto", "--python_out=" + out,
+                       sys.argv[2] + "/proto/perfetto.proto"])
+sys.path.insert(0, out)
+pb = importlib.import_module("perfetto_pb2")
+trace = pb.Trace()
+trace.ParseFromString(open(sys.argv[1], "rb").read())
+tracks, open_, sleeps, waker = {}, {}, [], []
+for p in trace.packet:
+    if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.thread.tid
+    if not p.HasField("track_event"):
+        continue
+    e = p.track_event
+    tid = tracks.get(e.track_uuid)
+    frames = [f.function_name for f in e.callstack.frames]
+    if e.type == e.TYPE_SLICE_BEGIN and e.name and e.name != "ONCPU":
+        open_[tid] = (p.timestamp, e.name, frames)
+    elif e.type == e.TYPE_SLICE_END and tid in open_:
+        ts, name, fr = open_.pop(tid)
+        sleeps.append((tid, (ts - 1000000000) // 1000, (p.timestamp - 1000000000) // 1000, name, fr))
+    elif e.type == e.TYPE_INSTANT and frames:
+        waker.append((tid, (p.timestamp - 1000000000) // 1000, frames))
+read = ["ksys_read", "pipe_read", "__schedule", "__traceiter_sched_switch"]
+want = [(100, 1000, 3000, "pipe_read", read),
+        (300, 2500, 10000, "hrtimer_nanosleep", ["hrtimer_nanosleep", "do_nanosleep", "__schedule"]),
+        (100, 4000, 7000, "pipe_read", read),
+        (400, 8500, 10000, "mutex_lock",
+         ["mutex_lock", "__mutex_lock_slowpath", "_raw_spin_lock_irqsave", "__schedule"])]
+assert sorted(sleeps) == sorted(want), sleeps
+write = ["ksys_write", "anon_pipe_write", "try_to_wake_up"]
+assert waker == [(200, 3000, write), (200, 7000, write)], waker
+print("off-CPU slices: %d, waker stacks: %d" % (len(sleeps), len(waker)))
+EOF
+
 # Bad input: a clear message, a non-zero exit, no output left behind.
 expect 2 "unknown view 'foo'" convert --view foo "$T/s.ktp"
 expect 2 "--from wants a duration" convert --from abc "$T/s.ktp"

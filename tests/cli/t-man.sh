@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The man pages (ktprof help --man, scripts/man-module.sh) render without a
 # warning, every command has one, every option of each `ktprof CMD --help`
-# is in its page, and ktprof.ko(4) names every module parameter and debugfs
-# file the module's source declares.
+# is in its page, and ktprof.ko(4) names every module parameter, debugfs
+# file and stats counter the module's source declares.
 . "$(dirname "$0")/lib.sh"
 command -v man >/dev/null || fail "man (man-db) is not installed: scripts/setup.sh"
 
@@ -61,5 +61,10 @@ files=$(sed -nE 's/^\s*\{ "([a-z_]+)", 0[0-7]+, &ktp_.*/\1/p' "$TOP/kmod/control
 [ -n "$files" ] || fail "no debugfs files in kmod/control.c"
 for f in $files cpuN; do
 	grep -Eq "^ +$f( |\$)" "$T/ktprof.ko.4.txt" || fail "ktprof.ko(4) lacks the debugfs file $f"
+done
+counters=$(sed -nE 's/^\s*X\([A-Z_]+, *[0-9]+, *([a-z_]+), *".*/\1/p' "$TOP/kmod/include/uapi/ktprof_abi.h")
+[ "$(printf '%s\n' "$counters" | wc -l)" -ge 10 ] || fail "no KTP_CPU_STATS() counters in ktprof_abi.h"
+for c in $counters; do
+	grep -Eq "^ +$c( |\$)" "$T/ktprof.ko.4.txt" || fail "ktprof.ko(4) lacks the counter $c"
 done
 echo ok

@@ -22,6 +22,8 @@ run mcp </dev/null
 
 "$GEN" -n 100000 -c 4 -s 1 -o "$T/a.ktp" || fail "gen-capture a failed"
 "$GEN" -n 100000 -c 4 -s 2 -o "$T/b.ktp" || fail "gen-capture b failed"
-timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" ||
+# Off-CPU stacks: the known-answer capture of report's tests.
+"$GEN" -t "$TOP/tests/report/offcpu.scn" -o "$T/offcpu.ktp" || fail "gen-capture offcpu failed"
+timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" "$T/offcpu.ktp" ||
 	fail "the MCP client's session failed"
 echo ok

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 CHROMIUM=$(command -v chromium) || fail "chromium is not installed (scripts/setup.sh installs it)"
 PLOTS_ALL="cpu-utilization latency-cdf latency-histogram runqueue-per-cpu task-states
-	migration-matrix wakers irq-per-cpu flame-graph"
+	migration-matrix wakers critical-path irq-per-cpu flame-graph"
 
 browse() {	# PAGE: writes PAGE.png, PAGE.dom, PAGE.log
 	local page=$1 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
@@ -39,6 +39,59 @@ browse "$T/big.html"
 /usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/big.html.dom" 20 $PLOTS_ALL ||
 	fail "the big page lacks plots"
 
+# The critical path's bar of a known answer (tests/report/critical-path.scn):
+# the client's 12 ms in its causes' order, each part's tooltip its share,
+# and each part as wide as its share of the bar (460 px).
+"$GEN" -t "$TOP/tests/report/critical-path.scn" -o "$T/cp.ktp" || fail "gen-capture -t failed"
+expect 0 'wrote' report --critical-path -p 100 --html "$T/cp.html" "$T/cp.ktp"
+browse "$T/cp.html"
+/usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/cp.html.dom" 8 critical-path ||
+	fail "the critical path's page lacks its plot"
+/usr/bin/python3 - "$T/cp.html.dom" <<'EOF' || fail "the critical path's bar is not the known answer"
+import re, sys
+dom = open(sys.argv[1]).read()
+fig = dom[dom.index('data-plot="critical-path"'):]
+fig = fig[:fig.index('</figure>')]
+parts = re.findall(r'<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)"[^>]*><title>([^<]*)</title>', fig)
+want = ["running client (100): 3.90 ms (32.5%)",
+        "runnable behind hog (300): 3.00 ms (25.0%)",
+        "woken by softirq TIMER: 2.00 ms (16.7%)",
+        "blocked (no waking in the window): 2.00 ms (16.7%)",
+        "running server (200): 1.00 ms (8.3%)",
+        "runnable, cpu 0 idle: 100 us (0.8%)"]
+got = [p[2] for p in parts]
+assert got == want, got
+shares = [3.9, 3.0, 2.0, 2.0, 1.0, 0.1]
+x = float(parts[0][0])
+for (px, w, _), ms in zip(parts, shares):
+    assert abs(float(px) - x) < 0.2 and abs(float(w) - ms / 12 * 460) < 0.2, (px, w, ms)
+    x += float(w)
+print("critical path bar: %d parts, %.1f px" % (len(parts), x - float(parts[0][0])))
+EOF
+
+# The off-CPU flame graph of a known answer (tests/report/offcpu.scn): the
+# 14 ms of sleeps with a stack, each blocking function's box as wide as its
+# time's share of the 880 px.
+"$GEN" -t "$TOP/tests/report/offcpu.scn" -o "$T/off.ktp" || fail "gen-capture -t failed"
+expect 0 'wrote' report --offcpu --html "$T/off.html" "$T/off.ktp"
+browse "$T/off.html"
+/usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/off.html.dom" 8 offcpu-flame ||
+	fail "the off-CPU page lacks its flame graph"
+/usr/bin/python3 - "$T/off.html.dom" <<'EOF' || fail "the off-CPU flame graph is not the known answer"
+import re, sys
+dom = open(sys.argv[1]).read()
+fig = dom[dom.index('data-plot="offcpu-flame"'):]
+fig = fig[:fig.index('</figure>')]
+boxes = {t: float(w) for t, w in re.findall(
+    r'<title>([^<]*)</title><rect x="[\d.]+" y="[\d.]+" width="([\d.]+)"', fig)}
+want = {"hrtimer_nanosleep (7.50 ms, 53.57%)": 7.5, "pipe_read (5.00 ms, 35.71%)": 5.0,
+        "mutex_lock (1.50 ms, 10.71%)": 1.5}
+for title, ms in want.items():
+    assert title in boxes, (title, sorted(boxes))
+    assert abs(boxes[title] + 0.3 - ms / 14 * 880) < 0.05, (title, boxes[title])
+print("off-CPU flame graph: %d boxes" % len(boxes))
+EOF
+
 # Sections select plots; the page is rewritten in place, never through a link.
 expect 0 'wrote' report --latency --html "$T/lat.html" "$T/big.ktp"
 grep -q 'data-plot="latency-cdf"' "$T/lat.html" || fail "--latency page lacks the CDF"
@@ -61,7 +114,25 @@ expect 0 'wrote' diff --html "$T/diff.html" "$T/la.ktp" "$T/lb.ktp"
 browse "$T/diff.html"
 /usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/diff.html.dom" 5 cpu-utilization \
 	latency-cdf-0 latency-cdf-1 runtime || fail "the diff page lacks plots"
-grep -q 'significant' "$T/diff.html.dom" || fail "the diff page lacks its verdict"
+grep -q 'higher in B overall' "$T/diff.html.dom" || fail "the diff page lacks its verdict"
+
+# Both pages declare they load and run nothing (Content-Security-Policy),
+# and are UTF-8 whatever bytes the names hold (surface-04).
+for page in "$T/s.html" "$T/diff.html"; do
+	grep -q "Content-Security-Policy\" content=\"default-src 'none'" "$page" ||
+		fail "$page has no Content-Security-Policy"
+done
+printf 'cpus 1\nstop 10000\n0 0 start pid=104\n0 0 task pid=104 tgid=104 comm=\377<b>\355\240\200 snapshot\n10000 0 stop pid=104\n' \
+	>"$T/names.scn"
+"$GEN" -t "$T/names.scn" -o "$T/names.ktp" || fail "gen-capture -t names failed"
+expect 0 'wrote' report --html "$T/names.html" "$T/names.ktp"
+expect 0 'wrote' diff --html "$T/names-diff.html" "$T/names.ktp" "$T/names.ktp"
+/usr/bin/python3 - "$T/names.html" "$T/names-diff.html" <<'PY' || fail "a page is not UTF-8 or shows a tag"
+import sys
+for p in sys.argv[1:]:
+    text = open(p, "rb").read().decode("utf-8")
+    assert "<b>" not in text and "&#xff;&lt;b&gt;&#xed;&#xa0;&#x80;" in text, p
+PY
 
 # Size: a 1M-record capture's page stays small.
 "$GEN" -n 1000000 -c 4 -o "$T/m.ktp" || fail "gen-capture -n 1000000 failed"

@@ -26,6 +26,16 @@ for scn in "$TOP"/tests/report/*.scn; do
 		--wakers --irq --findings --outliers "$T/$name.ktp"
 done
 
+# x86 system vectors by name in the text report too: the timer as the
+# waker, and as a handler.
+expect 0 '' report --wakers --irq "$T/vectors.ktp"
+grep -Eq '^ +3  irq timer +sleeper \(400\) ' <<<"$out" ||
+	fail "vectors: --wakers lacks 'irq timer' waking sleeper 3 times: $out"
+grep -Eq '^ +1  irq vector 251 +sleeper \(400\) ' <<<"$out" ||
+	fail "vectors: --wakers lacks 'irq vector 251': $out"
+grep -Eq '^  irq timer +3 +700 ns ' <<<"$out" ||
+	fail "vectors: --irq lacks the timer's 3 runs, 700 ns: $out"
+
 # The same records from a raw dump directory: the same analysis.
 "$GEN" -t "$TOP/tests/report/basic.scn" -d "$T/raw" || fail "gen-capture -d failed"
 expect 0 '' report --json "$T/raw"
@@ -39,4 +49,55 @@ for d in (a, b):
 if a['cpus'] != b['cpus'] or a['threads'] != b['threads']:
     sys.exit(1)
 PY
+# Options that would select nothing are errors, not empty reports
+# (surface-09): a window past the end, a CPU the capture lacks, a time
+# without its unit.
+expect 1 'ends 0.00' report --from 1h "$T/basic.ktp"
+expect 2 'has CPUs 0-' report -C 99 "$T/basic.ktp"
+expect 2 'with its unit' report --from 5 "$T/basic.ktp"
+expect 2 'with its unit' diff --to 5 "$T/basic.ktp" "$T/basic.ktp"
+
+# Names that are not UTF-8 (surface-04): report, diff and dump write valid
+# UTF-8 JSON, each stray byte as the character of its value (U+00XX), the
+# same in all three, and --comm selects by that form as by the bytes.
+{
+	printf 'cpus 1\nstop 10000\n0 0 start pid=0\n'
+	printf '0 0 task pid=104 tgid=104 comm=\377\376\375 state=S snapshot\n'
+	printf '0 0 task pid=105 tgid=105 comm=\355\240\200\303\251 state=S snapshot\n'
+	printf '1000 0 waking pid=104\n2000 0 switch prev=0 state=R next=104\n'
+	printf '3000 0 switch prev=104 state=S next=105\n4000 0 switch prev=105 state=S next=0\n'
+	printf '10000 0 stop pid=0\n'
+} >"$T/names.scn"
+"$GEN" -t "$T/names.scn" -o "$T/names.ktp" || fail "gen-capture -t names failed"
+"$KTPROF" report --json "$T/names.ktp" >"$T/names.json" || fail "report --json names failed"
+"$KTPROF" diff --json "$T/names.ktp" "$T/names.ktp" >"$T/names.diff.json" || fail "diff --json names failed"
+"$KTPROF" dump --json "$T/names.ktp" >"$T/names.dump" || fail "dump --json names failed"
+"$KTPROF" report --json --comm "$(printf '\303\277\303\276\303\275')" "$T/names.ktp" \
+	>"$T/names.sel.json" || fail "report --comm in its JSON form failed"
+/usr/bin/python3 - "$T" <<'PY' || fail "names outside UTF-8 are not written by one rule"
+import json, sys
+t = sys.argv[1]
+def load(name):   # strict: bytes must be UTF-8
+    return json.loads(open(t + "/" + name, "rb").read().decode("utf-8"))
+want = {104: "\u00ff\u00fe\u00fd", 105: "\u00ed\u00a0\u0080\u00e9"}
+report = {x["pid"]: x["comm"] for x in load("names.json")["threads"]}
+assert report == want, report
+dump = {}
+for line in open(t + "/names.dump", "rb").read().decode("utf-8").splitlines():
+    e = json.loads(line)
+    if e["type"] == "task":
+        dump[e["pid"]] = e["comm"]
+assert dump == want, dump
+names = {i["name"] for i in load("names.diff.json")["items"] if i["entity"] == "process"}
+assert names == set(want.values()), names
+assert [x["pid"] for x in load("names.sel.json")["threads"]] == [104]
+PY
+
+# An output that is an input is refused, the input left whole (surface-08),
+# also through another name.
+cp "$T/basic.ktp" "$T/victim.ktp"
+ln -s victim.ktp "$T/victim-link.ktp"
+expect 2 'would overwrite the capture' report --html "$T/victim.ktp" "$T/victim.ktp"
+expect 2 'would overwrite a capture' diff --html "$T/victim-link.ktp" "$T/basic.ktp" "$T/victim.ktp"
+cmp -s "$T/basic.ktp" "$T/victim.ktp" || fail "the capture was overwritten"
 echo ok

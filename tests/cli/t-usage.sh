@@ -24,7 +24,7 @@ expect 2 '--threshold wants RULE=VALUE' report --threshold runqueue /tmp
 expect 2 '--threshold wants RULE=VALUE' report --threshold bogus=3 /tmp
 expect 2 '--top wants a positive number' report --top 0 /tmp
 expect 2 'choose one output form' report --json --html x.html /tmp
-expect 2 '--folded goes with --profile alone' report --folded --cpu /tmp
+expect 2 '--folded goes with --profile or --offcpu alone' report --folded --cpu /tmp
 expect 2 '--from must come before --to' report --from 2s --to 1s /tmp
 expect 2 'usage: ktprof report' report
 expect 1 'no cpuN files' report /tmp

@@ -11,12 +11,14 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=tests/lib/common.sh
+. tests/lib/common.sh
 seconds=20
 if [ "${1:-}" = --seconds ]; then
 	seconds=$2
 	shift 2
 fi
-[ $# -gt 0 ] || set -- capture relay rawdir elf
+[ $# -gt 0 ] || set -- capture render relay rawdir elf mcp
 fz=build/fuzz
 gen=build/tools/gen-capture
 pack=build/tools/fuzz-pack
@@ -28,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 # feature there (samples, losses, IRQs, FILE and MAP records).
 seed_corpora() {
 	local c=$fz/corpus s dir f
-	mkdir -p "$c/capture" "$c/relay" "$c/rawdir" "$c/elf"
+	mkdir -p "$c/capture" "$c/render" "$c/relay" "$c/rawdir" "$c/elf" "$c/mcp"
 	[ -e "$c/.seeded" ] && return 0
 	"$gen" -S -o "$c/capture/scenario.ktp" &&
 	"$gen" -S -u -o "$c/capture/scenario-stored.ktp" &&
@@ -50,15 +52,21 @@ seed_corpora() {
 		done
 	done
 	cp build/workloads/* "$c/elf/" || return 1
+	cp "$c"/capture/* "$c/render/" || return 1
+	# MCP: a session's calls of every tool on trace "a" (fuzz-mcp loads it).
+	cp tests/bad-input/mcp-args.jsonl "$c/mcp/calls" || return 1
 	touch "$c/.seeded"
 }
 
 # The bad inputs, as files for each harness.
 regressions() {
 	local r=$work/regress d
-	mkdir -p "$r/capture" "$r/relay" "$r/rawdir" "$r/elf"
+	mkdir -p "$r/capture" "$r/render" "$r/relay" "$r/rawdir" "$r/elf" "$r/mcp"
 	tests/bad-input/make-inputs.sh "$work/made" >/dev/null || return 1
 	cp tests/bad-input/*.ktp "$work"/made/*.ktp "$r/capture/" || return 1
+	cp "$r"/capture/* "$r/render/" || return 1
+	# MCP sessions of issue 33 (NUL in names, ids, settings, bytes).
+	cp tests/bad-input/mcp-*.jsonl "$r/mcp/" || return 1
 	for d in tests/bad-input/rawdir-* tests/bad-input/fuzz-rawdir-* "$work"/made/rawdir-*; do
 		"$pack" "$d" "$r/rawdir/$(basename "$d").pack" || return 1
 		[ -f "$d/cpu0" ] && [ ! -p "$d/cpu0" ] && cp "$d/cpu0" "$r/relay/$(basename "$d")-cpu0"
@@ -73,30 +81,37 @@ regressions() {
 opts=(-timeout=30 -rss_limit_mb=2048 -print_final_stats=1
       "-artifact_prefix=$fz/artifacts/")
 export KTPROF_FUZZ_ELF=$top/build/workloads/hotfuncs
+# The trace fuzz-mcp's sessions have loaded as "a".
+export KTPROF_FUZZ_CAPTURE=$work/mcp-trace.ktp
 
-if ! seed_corpora || ! regressions; then
-	echo "FAIL fuzz/inputs: cannot make the corpora or the bad inputs"
+if ! seed_corpora || ! regressions || ! "$gen" -S -o "$KTPROF_FUZZ_CAPTURE"; then
+	result_fail "fuzz/inputs: cannot make the corpora or the bad inputs"
 	exit 0
 fi
 
-for name in "$@"; do
-	bin=$fz/fuzz-$name log=$fz/logs/$name
+# One harness: its bad inputs, then its fuzzing; result lines on stdout.
+run_harness() {	# NAME
+	local name=$1 bin=$fz/fuzz-$1 log=$fz/logs/$1 n runs
 	if [ ! -x "$bin" ]; then
-		echo "FAIL fuzz/$name: $bin missing (make fuzz-bin)"
-		continue
+		result_fail "fuzz/$name: $bin missing (make fuzz-bin)"
+		return
 	fi
 	n=$(find "$work/regress/$name" -type f | wc -l)
 	if "$bin" "${opts[@]}" "$work/regress/$name"/* >"$log.regress" 2>&1; then
-		echo "PASS fuzz/$name-bad-inputs ($n inputs)"
+		result_pass "fuzz/$name-bad-inputs ($n inputs)"
 	else
-		echo "FAIL fuzz/$name-bad-inputs"
-		grep -E 'ERROR|SUMMARY|Running:|==' "$log.regress" | tail -n 20 | sed 's/^/    /'
+		result_fail "fuzz/$name-bad-inputs"
+		grep -E 'ERROR|SUMMARY|Running:|==' "$log.regress" | tail -n 20 | indent
 	fi
 	if "$bin" "${opts[@]}" -max_total_time="$seconds" "$fz/corpus/$name" >"$log.fuzz" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log.fuzz")
-		echo "PASS fuzz/$name (${seconds} s, ${runs:-?} runs, corpus $(ls "$fz/corpus/$name" | wc -l))"
+		result_pass "fuzz/$name (${seconds} s, ${runs:-?} runs, corpus $(ls "$fz/corpus/$name" | wc -l))"
 	else
-		echo "FAIL fuzz/$name (log: $log.fuzz)"
-		grep -E 'ERROR|SUMMARY|Test unit written|^    #' "$log.fuzz" | tail -n 25 | sed 's/^/    /'
+		result_fail "fuzz/$name (log: $log.fuzz)"
+		grep -E 'ERROR|SUMMARY|Test unit written|^    #' "$log.fuzz" | tail -n 25 | indent
 	fi
-done
+}
+
+# A libFuzzer run keeps one core busy: a harness a core.
+mkdir -p "$work/results"
+run_ordered "$work/results" run_harness "$@"

@@ -132,6 +132,28 @@ static int put_task(struct script *s, const struct line *l, struct stream_writer
 	return 0;
 }
 
+/* A switch or waking, with "stack=ID": the id at its end and @stack_flag. */
+static int put_with_stack(struct script *s, const struct line *l, struct stream_writer *w,
+			  uint64_t ts, uint8_t type, uint8_t flags, uint8_t stack_flag,
+			  const void *r, size_t size)
+{
+	uint8_t buf[64];
+	uint64_t id;
+	uint32_t id32;
+
+	if (num(s, l, "stack", 0, 0, &id))
+		return -1;
+	memcpy(buf, r, size);
+	if (value(l, 3, "stack")) {
+		id32 = id;
+		memcpy(buf + size, &id32, 4);
+		size += 4;
+		flags |= stack_flag;
+	}
+	stream_writer_record(w, buf, type, flags, size, ts);
+	return 0;
+}
+
 static int put_switch(struct script *s, const struct line *l, struct stream_writer *w,
 		      uint64_t ts)
 {
@@ -147,8 +169,7 @@ static int put_switch(struct script *s, const struct line *l, struct stream_writ
 	r.prev_state = state ? state_bits(state) : KTP_STATE_RUNNING;
 	r.prev_prio = pp;
 	r.next_prio = np;
-	stream_writer_record(w, &r, KTP_REC_SWITCH, 0, sizeof(r), ts);
-	return 0;
+	return put_with_stack(s, l, w, ts, KTP_REC_SWITCH, 0, KTP_SWITCH_STACK, &r, sizeof(r));
 }
 
 static int put_waking(struct script *s, const struct line *l, struct stream_writer *w,
@@ -163,8 +184,8 @@ static int put_waking(struct script *s, const struct line *l, struct stream_writ
 	r.pid = pid;
 	r.target_cpu = target;
 	r.prio = prio;
-	stream_writer_record(w, &r, KTP_REC_WAKING, flag(l, 3, "new") ? KTP_WAKING_NEW : 0, sizeof(r), ts);
-	return 0;
+	return put_with_stack(s, l, w, ts, KTP_REC_WAKING, flag(l, 3, "new") ? KTP_WAKING_NEW : 0,
+			      KTP_WAKING_STACK, &r, sizeof(r));
 }
 
 static int put_ipi(struct script *s, const struct line *l, struct stream_writer *w,
@@ -247,6 +268,30 @@ static int put_sample(struct script *s, const struct line *l, struct stream_writ
 	memcpy(buf + sizeof(r), ips, 8 * (nk + nu));
 	stream_writer_record(w, buf, KTP_REC_SAMPLE, nu ? KTP_SAMPLE_USER : 0,
 			     sizeof(r) + 8 * (nk + nu), ts);
+	return 0;
+}
+
+/* "stack id=N k=ADDRS [u=ADDRS]": an interned stack (switch/waking stack=N). */
+static int put_stack(struct script *s, const struct line *l, struct stream_writer *w,
+		     uint64_t ts)
+{
+	uint8_t buf[sizeof(struct ktp_stack) + 8 * 64] = { 0 };
+	struct ktp_stack r = { 0 };
+	uint64_t id, ips[64];
+	int nk, nu;
+
+	if (num(s, l, "id", 0, 1, &id))
+		return -1;
+	nk = addresses(s, l, "k", ips, 32);
+	nu = nk < 0 ? -1 : addresses(s, l, "u", ips + nk, 32);
+	if (nk < 0 || nu < 0)
+		return -1;
+	r.id = id;
+	r.nr_kernel = nk;
+	r.nr_user = nu;
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), ips, 8 * (nk + nu));
+	stream_writer_record(w, buf, KTP_REC_STACK, 0, sizeof(r) + 8 * (nk + nu), ts);
 	return 0;
 }
 
@@ -361,6 +406,8 @@ static int put_record(struct script *s, const struct line *l, uint64_t ts, unsig
 		return put_ipi(s, l, w, ts);
 	if (!strcmp(rec, "sample"))
 		return put_sample(s, l, w, ts);
+	if (!strcmp(rec, "stack"))
+		return put_stack(s, l, w, ts);
 	if (!strcmp(rec, "lost"))
 		return put_lost(s, l, w, ts);
 	if (!strcmp(rec, "exec")) {
@@ -406,6 +453,12 @@ static int header_line(struct script *s, const struct line *l)
 		if (l->n != 2)
 			return bad(s, l, "stop T");
 		s->stop = s->start + strtoull(l->word[1], NULL, 0);
+		return 0;
+	}
+	if (!strcmp(l->word[0], "online")) {
+		if (l->n != 2 || strlen(l->word[1]) >= sizeof(s->online))
+			return bad(s, l, "online CPULIST");
+		strcpy(s->online, l->word[1]);
 		return 0;
 	}
 	if (!strcmp(l->word[0], "topology")) {

@@ -8,6 +8,7 @@
  *   cpus N                         CPUs (first, once)
  *   stop T                         the session stopped at T (default: none)
  *   topology CPU PKG CORE LLC NODE the recorded topology of one CPU
+ *   online CPULIST                 CPUs online at the start (default all)
  *   T CPU RECORD [KEY=VALUE|FLAG]...
  *   repeat N STEP [FIRST]          the lines up to "end", N times, their
  *   ...                            times shifted by FIRST + i * STEP
@@ -54,6 +55,7 @@ struct script {
 	uint64_t offset;	/* added to times (repeat blocks) */
 	struct script_topo topo[SCRIPT_MAX_CPUS];
 	unsigned int nr_topo;
+	char online[64];	/* CPUs online at the start; "": all */
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

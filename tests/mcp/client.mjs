@@ -17,7 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, ErrorCode, EmptyResultSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
-const [ktprof, capA, capB] = process.argv.slice(2);
+const [ktprof, capA, capB, capOff] = process.argv.slice(2);
 if (!capB) {
 	console.error('usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B');
 	process.exit(2);
@@ -42,8 +42,8 @@ function ndjson(...args) {
 
 // The lists the server orders and cuts at `limit` (docs/mcp.md).
 const REPORT_LISTS = ['threads', 'processes', 'migrations.cpu_pairs', 'preemption.pairs',
-	'wakers.edges', 'irq.handlers', 'irq.ipis', 'findings', 'outliers.items',
-	'profile.processes'];
+	'wakers.edges', 'critical_path.threads', 'irq.handlers', 'irq.ipis', 'findings', 'outliers.items',
+	'profile.processes', 'offcpu.functions', 'offcpu.stacks', 'offcpu.woken'];
 
 function getPath(o, path) {
 	return path.split('.').reduce((x, k) => (x === undefined || x === null ? undefined : x[k]), o);
@@ -104,7 +104,9 @@ function sameDocument(got, want, limit, lists, orders, what) {
 	checks++;
 }
 
-const DEFAULT_ORDERS = { processes: 'runtime_ns', 'irq.handlers': 'self_ns', 'irq.ipis': 'sent' };
+const DEFAULT_ORDERS = { processes: 'runtime_ns', 'irq.handlers': 'self_ns', 'irq.ipis': 'sent',
+	'critical_path.threads': 'offcpu_ns', 'offcpu.functions': 'ns', 'offcpu.stacks': 'ns',
+	'offcpu.woken': 'ns' };
 
 // --- The session ---
 
@@ -127,7 +129,8 @@ const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_analyzers',
 	'run_all_analyzers', 'analyze_cpu_utilization', 'analyze_process_runtime',
 	'analyze_wakeup_latency', 'analyze_task_states', 'analyze_migrations',
-	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'find_scheduling_bottlenecks',
+	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
+	'analyze_offcpu', 'find_scheduling_bottlenecks',
 	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
 for (const t of tools) {
@@ -217,6 +220,8 @@ const analyses = [
 	['analyze_preemptions', ['--preemption'], {}],
 	['analyze_irqs', ['--irq'], {}],
 	['analyze_wakers', ['--wakers'], {}],
+	['analyze_critical_path', ['--critical-path'], {}],
+	['analyze_offcpu', ['--offcpu'], {}],
 	['find_scheduling_bottlenecks', ['--findings'], {}],
 	['detect_outliers', ['--outliers'], {}],
 	['get_profile', ['--profile'], {}],
@@ -246,6 +251,28 @@ sameDocument(r.structuredContent,
 	1000, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_process_runtime with pid and window');
 check(r.structuredContent.processes.length === 1 && r.structuredContent.processes[0].tgid === pid,
 	'pid selects one process');
+// A thread: tid selects it alone, as --tid does.
+const tid = reportA.threads.slice().sort((x, y) => y.runtime_ns - x.runtime_ns)[0].pid;
+r = await ok('analyze_critical_path', { trace_id: 'a', tid, limit: 1000 });
+sameDocument(r.structuredContent,
+	ktprofJson('report', '--critical-path', '--json', '--tid', String(tid), capA),
+	1000, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_critical_path with tid');
+check(r.structuredContent.critical_path.threads.length === 1 &&
+	r.structuredContent.critical_path.threads[0].thread.pid === tid, 'tid selects one thread');
+// Off-CPU stacks (tests/report/offcpu.scn): the report's document, cut at 2 and with -p.
+if (capOff) {
+	await ok('load_capture', { path: capOff, trace_id: 'off' });
+	r = await ok('analyze_offcpu', { trace_id: 'off', limit: 2 });
+	sameDocument(r.structuredContent, ktprofJson('report', '--offcpu', '--json', '--top', '2', capOff),
+		2, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_offcpu');
+	check(r.structuredContent.offcpu.functions.length === 2 &&
+		r.structuredContent.offcpu.functions[0].function === 'hrtimer_nanosleep', 'analyze_offcpu cut at 2');
+	r = await ok('analyze_offcpu', { trace_id: 'off', pid: 100, limit: 1000 });
+	sameDocument(r.structuredContent, ktprofJson('report', '--offcpu', '--json', '-p', '100', capOff),
+		1000, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_offcpu with pid');
+	check(r.structuredContent.offcpu.sleeping_ns === 6000000, 'analyze_offcpu -p 100: 6 ms asleep');
+	await ok('unload_capture', { trace_id: 'off' });
+}
 r = await ok('analyze_cpu_utilization', { trace_id: 'a', cpus: '0-1' });
 sameDocument(r.structuredContent, ktprofJson('report', '--cpu', '--json', '-C', '0-1', capA),
 	Infinity, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_cpu_utilization on CPUs 0-1');
@@ -319,6 +346,13 @@ await toolError('load_capture', { path: '/nonexistent/capture.ktp' }, /No such f
 await toolError('load_capture', {}, /path is missing/);
 await toolError('analyze_cpu_utilization', { trace_id: 'nope' }, /no trace 'nope' is loaded/);
 await toolError('find_scheduling_bottlenecks', { trace_id: 'a', thresholds: { runqueue: -1 } }, /thresholds.runqueue/);
+// Settings are checked before any cached result is looked for, and a
+// cached result is found by the settings themselves, not a string made of
+// them (surface-10: comm "a:0" and comm "a" with cpus "0:-" made one key,
+// and the refused pair was answered from the cache).
+await toolError('analyze_process_runtime', { trace_id: 'a', comm: 'a', cpus: '0:-' }, /CPU list/);
+await ok('analyze_process_runtime', { trace_id: 'a', comm: 'a:0' });
+await toolError('analyze_process_runtime', { trace_id: 'a', comm: 'a', cpus: '0:-' }, /CPU list/);
 // ... and the server goes on.
 await client.ping();
 r = await ok('unload_capture', { trace_id: idB });

@@ -35,7 +35,26 @@ static const char kallsyms[] =
 	"ffffffff81002000 T do_syscall_64\n"
 	"ffffffff81003000 T __x64_sys_read\n"
 	"ffffffff81004000 T schedule\n"
-	"ffffffff81005000 T pv_native_safe_halt\n";
+	"ffffffff81005000 T pv_native_safe_halt\n"
+	/* For stacks at the switch: the scheduler's and locks' text, blockers. */
+	"ffffffff82000000 T __sched_text_start\n"
+	"ffffffff82000100 T __schedule\n"
+	"ffffffff82000200 T schedule_timeout\n"
+	"ffffffff82000300 T do_nanosleep\n"
+	"ffffffff82000400 T __mutex_lock_slowpath\n"
+	"ffffffff82001000 T __sched_text_end\n"
+	"ffffffff82001100 T pipe_read\n"
+	"ffffffff82001200 T hrtimer_nanosleep\n"
+	"ffffffff82001300 T futex_wait_queue\n"
+	"ffffffff82001400 T __traceiter_sched_switch\n"
+	"ffffffff82001500 T anon_pipe_write\n"
+	"ffffffff82001600 T try_to_wake_up\n"
+	"ffffffff82001700 T mutex_lock\n"
+	"ffffffff82001800 T __lock_text_start\n"
+	"ffffffff82001900 T _raw_spin_lock_irqsave\n"
+	"ffffffff82002000 T __lock_text_end\n"
+	"ffffffff82002100 T ksys_read\n"
+	"ffffffff82002200 T ksys_write\n";
 
 static uint64_t rng_state;
 
@@ -154,11 +173,11 @@ static int write_raw_side_files(const char *dir, const struct meta *m,
 	if (!f)
 		return -errno;
 	fprintf(f, "abi=%u.%u\nversion=gen\nkernel=%s\nmachine=x86_64\nnr_cpus=%u\n"
-		"cpus_online=0-%u\nstate=stopped\nevents_unavailable=\nsession_id=%" PRIu64
+		"cpus_online=%s\nstate=stopped\nevents_unavailable=\nsession_id=%" PRIu64
 		"\nclock_boottime_ns=%" PRIu64 "\nclock_monotonic_ns=%" PRIu64
 		"\nclock_realtime_ns=%" PRIu64 "\nevents=%s\nsubbuf_size=%u\nn_subbufs=%u\n"
 		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=%s\n",
-		m->abi_major, m->abi_minor, m->kernel, n, n - 1, m->session_id,
+		m->abi_major, m->abi_minor, m->kernel, n, m->cpus_online, m->session_id,
 		m->clock_boot, m->clock_mono, m->clock_real,
 		meta_events_str(m->events, ev, sizeof(ev)), m->subbuf_size, m->n_subbufs,
 		n - 1, m->counters);
@@ -239,7 +258,10 @@ int main(int argc, char **argv)
 	if (!ncpus || ncpus > 256 || !!out == !!dir)
 		goto usage;
 	snprintf(m.cpus, sizeof(m.cpus), "0-%u", ncpus - 1);
-	snprintf(m.cpus_online, sizeof(m.cpus_online), "0-%u", ncpus - 1);
+	if (script.online[0])
+		snprintf(m.cpus_online, sizeof(m.cpus_online), "%s", script.online);
+	else
+		snprintf(m.cpus_online, sizeof(m.cpus_online), "0-%u", ncpus - 1);
 	m.nr_cpus = ncpus;
 	cpus = calloc(ncpus, sizeof(*cpus));
 	if (out) {

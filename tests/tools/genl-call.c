@@ -4,9 +4,12 @@
  * same client library the recorder uses. Prints the result; the exit status
  * is 0 on success, else the errno value (EPERM = 1, ...), 100 for usage.
  *
- * usage: genl-call meta | stats | stop | flush
+ * usage: genl-call meta | stats | stop | flush | resolve FAMILY
  *        genl-call start [events=MASK] [subbuf=N] [n=N] [cpus=LIST] [overwrite=0|1] [owned=0|1]
- *                        [samples=SPECS] [counters=SPECS]
+ *                        [samples=SPECS] [counters=SPECS] [comm=NAME]
+ *
+ * "resolve FAMILY" needs no module: one CTRL_CMD_GETFAMILY round trip, the
+ * family's id printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,7 +17,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+
 #include "record/control-client.h"
+
+/* A generic netlink family's id, from nlctrl: 0 or an errno value. */
+static int resolve(const char *family)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int id = -NLE_NOMEM;
+
+	if (sk && !(id = genl_connect(sk)))
+		id = genl_ctrl_resolve(sk, family);
+	nl_socket_free(sk);
+	if (id < 0) {
+		printf("resolve %s: %s\n", family, nl_geterror(id));
+		return id == -NLE_OBJ_NOTFOUND ? ENOENT : EIO;
+	}
+	printf("resolve %s: id %d\n", family, id);
+	return 0;
+}
 
 static int report(struct control_client *c, const char *op, int ret)
 {
@@ -38,6 +62,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		return 100;
+	if (!strcmp(argv[1], "resolve"))
+		return argc == 3 ? resolve(argv[2]) : 100;
 	c = control_client_open();
 	if (!c) {
 		printf("open: error %d (%s)\n", errno, strerror(errno));
@@ -84,6 +110,8 @@ int main(int argc, char **argv)
 				cfg.samples = v;
 			else if (!strcmp(argv[i], "counters"))
 				cfg.counters = v;
+			else if (!strcmp(argv[i], "comm"))
+				cfg.sample_comm = v;
 			else if (!strcmp(argv[i], "owned"))
 				cfg.stop_with_owner = atoi(v);
 			else

@@ -41,6 +41,29 @@ static const struct parse_case {
 	{ "{\"jsonrpc\":\"2.0\",\"id\":3}", JSONRPC_INVALID_REQUEST, 0, 1 },
 	{ "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"x\",\"params\":[1]}", JSONRPC_INVALID_PARAMS,
 	  0, 1 },
+	/*
+	 * What json-c would take but change (surface-05, surface-07): an
+	 * escaped NUL in a method, a key or a value; half a surrogate pair;
+	 * NaN; an id it would echo saturated.
+	 */
+	{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\\u0000evil\"}",
+	  JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"path\\u0000y\":\"b\"}}",
+	  JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"ping\"}", JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":\"\\udc00x\",\"method\":\"ping\"}", JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"a\":NaN}}",
+	  JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"a\":-Infinity}}",
+	  JSONRPC_PARSE_ERROR, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":99999999999999999999999,\"method\":\"ping\"}",
+	  JSONRPC_INVALID_REQUEST, 0, 0 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":9007199254740992,\"method\":\"ping\"}",
+	  JSONRPC_INVALID_REQUEST, 0, 0 },
+	/* Not NUL: an escaped backslash, then text; a whole surrogate pair. */
+	{ "{\"jsonrpc\":\"2.0\",\"id\":\"a\\\\u0000\",\"method\":\"ping\"}", 0, JSONRPC_REQUEST, 1 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud83d\\ude00\",\"method\":\"ping\"}", 0, JSONRPC_REQUEST, 1 },
+	{ "{\"jsonrpc\":\"2.0\",\"id\":-9007199254740991,\"method\":\"ping\"}", 0, JSONRPC_REQUEST, 1 },
 };
 
 UNIT_TEST(parse)
@@ -111,11 +134,12 @@ static const struct utf8_case {
 } utf8_cases[] = {
 	{ "plain", "plain" },
 	{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
-	{ "a\xff" "b", "a\xef\xbf\xbd" "b" },				/* not a lead byte */
-	{ "\xc3", "\xef\xbf\xbd" },					/* cut short */
-	{ "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd" },			/* overlong */
-	{ "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },	/* a surrogate */
-	{ "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" },	/* > U+10FFFF */
+	/* Each byte outside UTF-8 is the character of its value (util/text.h). */
+	{ "a\xff" "b", "a\xc3\xbf" "b" },				/* not a lead byte */
+	{ "\xc3", "\xc3\x83" },					/* cut short */
+	{ "\xc0\xaf", "\xc3\x80\xc2\xaf" },			/* overlong */
+	{ "\xed\xa0\x80", "\xc3\xad\xc2\xa0\xc2\x80" },	/* a surrogate */
+	{ "\xf4\x90\x80\x80", "\xc3\xb4\xc2\x90\xc2\x80\xc2\x80" },	/* > U+10FFFF */
 };
 
 UNIT_TEST(utf8)

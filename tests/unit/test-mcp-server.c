@@ -254,10 +254,10 @@ UNIT_TEST(tools_list)
 	struct mcp_server *s = started();
 	json_object *o = rpc(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
 	json_object *tools = at(o, "result.tools"), *names = NULL;
-	unsigned int i, n = json_object_array_length(tools);
+	unsigned int i, n = json_object_array_length(tools), offcpu = 0;
 	int r;
 
-	CHECK_EQ(n, 18);
+	CHECK_EQ(n, 20);
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tools, i);
 
@@ -267,13 +267,16 @@ UNIT_TEST(tools_list)
 			UNIT_FAIL("%s: schemas or description missing", str_at(t, "name"));
 		if (!strcmp(str_at(t, "name"), "find_scheduling_bottlenecks"))
 			names = at(t, "inputSchema.properties.thresholds.propertyNames.enum");
+		offcpu += !strcmp(str_at(t, "name"), "analyze_offcpu");
 	}
+	CHECK_EQ(offcpu, 1);
 	/* The threshold names are the report's rules, and min-samples. */
-	CHECK_EQ(json_object_array_length(names), RULE_NR + 1);
-	for (r = 0; r < RULE_NR; r++)
+	CHECK_EQ(json_object_array_length(names), findings_nr_rules() + 1);
+	for (r = 0; r < (int)findings_nr_rules(); r++)
 		CHECK_STR(json_object_get_string(json_object_array_get_idx(names, r)),
-			  findings_rules[r].name);
-	CHECK_STR(json_object_get_string(json_object_array_get_idx(names, RULE_NR)), "min-samples");
+			  findings_rule_at(r)->name);
+	CHECK_STR(json_object_get_string(json_object_array_get_idx(names, findings_nr_rules())),
+		  "min-samples");
 	json_object_put(o);
 	mcp_server_free(s);
 }
@@ -299,7 +302,15 @@ UNIT_TEST(tool_errors)
 	tool_error(s, "load_capture", "{\"path\":\"/dev/null\"}", "/dev/null");
 	tool_error(s, "load_capture", "{}", "path is missing");
 	tool_error(s, "load_capture", "{\"path\":7}", "path wants a string");
-	tool_error(s, "load_capture", "{\"path\":\"a\\u0000b\"}", "NUL");
+	/* An escaped NUL is refused before any tool sees it (jsonrpc.c). */
+	{
+		json_object *o = rpc(s, "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\","
+				     "\"params\":{\"name\":\"load_capture\",\"arguments\":"
+				     "{\"path\":\"a\\u0000b\"}}}");
+
+		CHECK_EQ(json_object_get_int(at(o, "error.code")), -32700);
+		json_object_put(o);
+	}
 	snprintf(args, sizeof(args), "{\"path\":\"%s\",\"trace_id\":\"\"}", basic_capture());
 	tool_error(s, "load_capture", args, "trace_id");
 	snprintf(args, sizeof(args), "{\"path\":\"%s\",\"trace_id\":\"t\"}", basic_capture());
@@ -312,6 +323,9 @@ UNIT_TEST(tool_errors)
 	tool_error(s, "analyze_process_runtime", "{\"comm\":\"a-name-far-too-long\"}", "at most 15");
 	tool_error(s, "analyze_process_runtime", "{\"from\":\"2s\",\"to\":\"1s\"}", "from must come before to");
 	tool_error(s, "analyze_process_runtime", "{\"to\":\"later\"}", "to wants a time");
+	/* A time says its unit (surface-09): "5" is not taken as seconds. */
+	tool_error(s, "analyze_process_runtime", "{\"from\":\"5\"}", "with a unit");
+	tool_error(s, "query_events", "{\"to\":\"5\"}", "with a unit");
 	tool_error(s, "analyze_process_runtime", "{\"extra\":1}", "unknown argument 'extra'");
 	tool_error(s, "analyze_cpu_utilization", "{\"pid\":1}", "unknown argument 'pid'");
 	tool_error(s, "analyze_cpu_utilization", "{\"cpus\":\"0-x\"}", "0-x");
@@ -331,6 +345,32 @@ UNIT_TEST(tool_errors)
 	tool_error(s, "query_events", "{}", "changed since it was loaded");
 	unlink(basic_capture());
 	capture[0] = '\0';
+	mcp_server_free(s);
+}
+
+/*
+ * A raw dump directory whose cpuN file is rewritten in place after loading
+ * (surface-06): the directory's own stat does not change, its entries do.
+ */
+UNIT_TEST(rawdir_changed)
+{
+	struct mcp_server *s = started();
+	char dir[64], cmd[256], args[256], cpu0[96];
+
+	snprintf(dir, sizeof(dir), "/tmp/ktprof-unit-mcp-dir.%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf %s && build/tools/gen-capture -t tests/report/basic.scn -d %s",
+		 dir, dir);
+	CHECK_EQ(system(cmd), 0);
+	snprintf(args, sizeof(args), "{\"path\":\"%s\",\"trace_id\":\"d\"}", dir);
+	json_object_put(tool_ok(s, "load_capture", args));
+	json_object_put(tool_ok(s, "query_events", "{\"limit\":10}"));
+	snprintf(cpu0, sizeof(cpu0), "%s/cpu0", dir);
+	CHECK_EQ(truncate(cpu0, 0), 0);
+	tool_error(s, "query_events", "{}", "changed since it was loaded");
+	tool_error(s, "analyze_process_runtime", "{\"from\":\"1ns\"}", "changed since it was loaded");
+	tool_error(s, "run_all_analyzers", "{}", "changed since it was loaded");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ(system(cmd), 0);
 	mcp_server_free(s);
 }
 

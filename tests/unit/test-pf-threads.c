@@ -16,9 +16,10 @@
 
 #include "perfetto.pb-c.h"
 #include "perfetto/convert.h"
-#include "script-events.h"
+#include "script-capture.h"
 #include "unit.h"
 
+#define SESSION_START 1000000000ull	/* script_capture_write()'s */
 #define MAX_TRACKS 256
 #define MAX_NAMES 32
 
@@ -97,7 +98,7 @@ static void take_event(struct trace *tr, uint64_t ts, const Perfetto__Protos__Tr
 	char buf[64];
 	unsigned int i;
 
-	ts -= SCRIPT_EVENTS_START;
+	ts -= SESSION_START;
 	for (i = 0; i < tr->n && !t; i++)
 		if (tr->t[i].uuid == e->track_uuid)
 			t = &tr->t[i];
@@ -172,42 +173,47 @@ static int read_trace(const char *path, struct trace *tr)
 /* Convert @script with the thread view alone and read the trace back. */
 static int convert(const char *script, struct trace *tr)
 {
-	char dir[] = "/tmp/ktprof-unit-pf.XXXXXX", path[64];
-	struct script_events *e = script_events_new(script);
-	struct symbolizer *sym = symbolizer_new(NULL, NULL);
+	char dir[] = "/tmp/ktprof-unit-pf.XXXXXX", path[64], scn[64], cap[64];
+	struct model_config mc = { .sched = 1, .symbols = MODEL_SYMBOLS_KERNEL, .session_cpus = 1 };
 	struct convert_ctx c = { .opt = { .view_threads = 1, .symbols = 1 } };
-	struct convert_stats stats;
-	struct task_table tasks;
+	struct error err = { 0 };
+	FILE *f;
 	int ret = -1;
 
 	memset(tr, 0, sizeof(*tr));
-	task_table_init(&tasks);
-	if (!e || !sym || !mkdtemp(dir))
-		goto out;
+	if (!mkdtemp(dir))
+		return -1;
 	snprintf(path, sizeof(path), "%s/t.pftrace", dir);
+	snprintf(scn, sizeof(scn), "%s/t.scn", dir);
+	snprintf(cap, sizeof(cap), "%s/t.ktp", dir);
+	f = fopen(scn, "w");
+	if (!f || fputs(script, f) < 0 || fclose(f) || script_capture_write(scn, cap))
+		goto out;
+	c.model = model_open(cap, &mc, &err);
+	if (!c.model) {
+		UNIT_FAIL("model_open: %s", error_msg(&err));
+		goto out;
+	}
 	c.out = pf_out_open(path);
 	if (!c.out)
-		goto out_dir;
-	c.tasks = &tasks;
-	c.sym = sym;
-	c.nr_cpus = script_events_nr_cpus(e);
-	ret = convert_run(&c, script_events_merge(e), &stats);
+		goto out;
+	c.nr_cpus = c.model->nr_cpus;
+	ret = convert_run(&c, &err);
 	if (ret) {
-		UNIT_FAIL("convert_run: %s", strerror(-ret));
+		UNIT_FAIL("convert_run: %s", error_msg(&err));
 		pf_out_abort(c.out);
-		goto out_dir;
+		goto out;
 	}
 	ret = pf_out_close(c.out);
 	if (!ret)
 		ret = read_trace(path, tr);
 	CHECK_EQ(ret, 0);
-	unlink(path);
-out_dir:
-	rmdir(dir);
 out:
-	task_table_fini(&tasks);
-	symbolizer_free(sym);
-	script_events_free(e);
+	model_close(c.model);
+	unlink(path);
+	unlink(scn);
+	unlink(cap);
+	rmdir(dir);
 	return ret;
 }
 

@@ -57,7 +57,7 @@ UNIT_TEST(self_and_total)
 	FILE *f;
 
 	task_table_init(&tasks);
-	p = profile_new(sym, &tasks, -1, 0);
+	p = profile_new(sym, &tasks, -1);
 	for (i = 0; i < 7; i++)
 		sample(p, 10, a, 3);
 	for (i = 0; i < 3; i++)
@@ -109,7 +109,7 @@ UNIT_TEST(folded_without_samples)
 	FILE *f;
 
 	task_table_init(&tasks);
-	p = profile_new(sym, &tasks, -1, 0);
+	p = profile_new(sym, &tasks, -1);
 	f = open_memstream(&folded, &len);
 	profile_write_folded(p, f);
 	fclose(f);

@@ -9,6 +9,9 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "report/analyze-cpu.h"
+#include "report/analyze-latency.h"
+#include "report/analyze-preempt.h"
 #include "report/render.h"
 #include "report/report.h"
 #include "script-capture.h"
@@ -20,8 +23,8 @@
 static int render_all(const struct report *r)
 {
 	struct report_view views[] = {
-		{ .sections = SECTION_ALL, .summary = 1, .top = 20 },
-		{ .sections = SECTION_ALL, .top = 3 },
+		{ .sections = ~0u, .summary = 1, .top = 20 },
+		{ .sections = ~0u, .top = 3 },
 	};
 	unsigned int i;
 	int bad = 0;
@@ -59,8 +62,8 @@ UNIT_TEST(every_script)
 	CHECK(d != NULL);
 	CHECK(mkdtemp(tmp) != NULL);
 	while (d && (de = readdir(d)) != NULL) {
-		struct report_config cfgs[3] = { { .source = 0 }, { .cpus = "0" },
-						 { .comm = "a" } };
+		struct report_config cfgs[3] = { { .source = 0 }, { .filter.cpus = "0" },
+						 { .filter.comm = "a" } };
 		unsigned int c;
 
 		if (!strstr(de->d_name, ".scn"))
@@ -108,12 +111,12 @@ UNIT_TEST(basic_figures)
 	CHECK(r != NULL);
 	if (!r)
 		return;
-	CHECK_EQ(r->window_ns, 10000);
-	CHECK_EQ(r->cpu.cpus[0].busy_ns, 7700);
-	CHECK_EQ(r->cpu.cpus[1].idle_ns, 2900);
-	CHECK_EQ(r->overall.h[SCHED_WAKEUP].count, 4);
-	CHECK_EQ(hist_percentile(&r->overall.h[SCHED_WAKEUP], 50), 400);
-	CHECK_EQ(r->preempt.total, 2);
+	CHECK_EQ(r->model->window_ns, 10000);
+	CHECK_EQ(analyze_cpu(r)->cpus[0].busy_ns, 7700);
+	CHECK_EQ(analyze_cpu(r)->cpus[1].idle_ns, 2900);
+	CHECK_EQ(analyze_latency(r)->overall.h[SCHED_WAKEUP].count, 4);
+	CHECK_EQ(hist_percentile(&analyze_latency(r)->overall.h[SCHED_WAKEUP], 50), 400);
+	CHECK_EQ(analyze_preempt(r)->total, 2);
 	report_free(r);
 }
 

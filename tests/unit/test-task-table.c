@@ -5,7 +5,7 @@
  * too), fork with and without its TASK record, pid reuse after free, and a
  * tgid learned after the pid was first seen.
  */
-#include "decode/task-table.h"
+#include "model/task-table.h"
 #include "script-events.h"
 #include "unit.h"
 

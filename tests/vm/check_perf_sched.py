@@ -22,9 +22,10 @@ are not compared within a tolerance but event by event:
   perf's own events by timehist's rule (a slice runs from the CPU's
   previous switch) agree with `perf sched timehist`, which truncates each
   line to the microsecond; its maximum scheduling delay restarts at a
-  second waking, so it is at most the rule's. timehist gives an exiting
-  thread's last switch-out (prev_state X) to no thread (pid -1): that one
-  is added back, as `perf script` shows it.
+  second waking, so it is at most the rule's. timehist gives the
+  switch-outs of an exiting thread whose pid is already gone to no thread
+  (pid -1): its last (prev_state X), and a preemption on its way out (R+,
+  seen on 7.3); those are added back, as `perf script` shows them.
 - ktprof's figures, to the nanosecond: switch-outs, and runtime, equal
   to the same slices measured with the twins' times; the maximum wakeup
   latency (the first sched_waking or sched_wakeup_new of a thread that
@@ -127,7 +128,8 @@ def slices(events, when):
     """timehist's rule: per thread, switch-outs and the sum of slices, a
     slice running from the CPU's previous switch; `when` picks the clock."""
     last = {}
-    count, run, orphan = collections.Counter(), collections.Counter(), collections.Counter()
+    count, run = collections.Counter(), collections.Counter()
+    orphans, orphan = collections.Counter(), collections.Counter()
     for e in events:
         if e.kind != 'switch':
             continue
@@ -135,24 +137,40 @@ def slices(events, when):
         if e.cpu in last:
             count[prev] += 1
             run[prev] += when(e) - last[e.cpu]
-            if e.sample_pid == '-1' and e.state.startswith('X'):
+            # perf sampled no pid: timehist gives the slice to pid -1
+            if e.sample_pid == '-1':
+                orphans[prev] += 1
                 orphan[prev] += when(e) - last[e.cpu]
         last[e.cpu] = when(e)
-    return count, run, orphan
+    return count, run, orphans, orphan
 
 
 def wakeup_max(events, when):
-    """Per thread, the longest first-waking-to-switch-in."""
-    pending, running, worst = {}, set(), collections.Counter()
+    """Per thread, the longest wakeup latency by the report's rule: from the
+    first waking of a thread not running to its switch-in; and a waking
+    while it ran, if it then leaves in S or D and runs again with no other
+    waking, from that switch-out (docs/report.md: the waking raced it)."""
+    pending, late, woke, running = {}, set(), set(), set()
+    worst = collections.Counter()
     for e in events:
         if e.kind == 'switch':
             prev, nxt = e.key
             running.discard(prev)
+            pending.pop(prev, None)
+            late.discard(prev)
+            if prev in woke and e.state and e.state[0] in 'SD':
+                pending[prev] = when(e)
+                late.add(prev)
+            woke.discard(prev)
             running.add(nxt)
             if nxt in pending:
                 worst[nxt] = max(worst[nxt], when(e) - pending.pop(nxt))
-        elif e.key not in running and e.key not in pending:
+                late.discard(nxt)
+        elif e.key in running:
+            woke.add(e.key)
+        elif e.key in late or e.key not in pending:
             pending[e.key] = when(e)
+            late.discard(e.key)
     return worst
 
 
@@ -182,7 +200,7 @@ def check_thread(t, th, perf_clock, twin_clock):
              lat / 1e6, plat / 1e6, klat / 1e6, th['delay']))
     # timehist prints each slice truncated to the microsecond
     short = prun - perf_clock['orphan'][tid] - th['run'] * 1e6
-    if th['n'] + (1 if perf_clock['orphan'][tid] else 0) != pn \
+    if th['n'] + perf_clock['orphans'][tid] != pn \
             or not -1 <= short <= 1000 * th['n'] or th['delay'] * 1e6 > plat + 1:
         bad.append('perf\'s events and perf sched timehist disagree (timehist %d switches,'
                    ' %.3f ms, %.3f ms)' % (th['n'], th['run'], th['delay']))
@@ -217,7 +235,7 @@ def main():
 
     perf_clock, twin_clock = {}, {}
     for clock, when in ((perf_clock, own), (twin_clock, twin)):
-        clock['count'], clock['run'], clock['orphan'] = slices(events, when)
+        clock['count'], clock['run'], clock['orphans'], clock['orphan'] = slices(events, when)
         clock['wakeup'] = wakeup_max(events, when)
     new = {e.key for e in events if e.kind == 'new'}
     bad = checked = 0

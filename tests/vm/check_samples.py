@@ -55,13 +55,23 @@ def main():
     if not stacks:
         fail("no folded stack hotfuncs;...;main;hot_a")
 
-    # 2. The syscall loop's kernel stacks show the syscall entry.
+    # 2. The syscall loop's kernel stacks each unwind to where the kernel
+    # was entered (outermost frame last): the system call entry, or an
+    # exception or interrupt taken in user mode. The program's start
+    # faults its pages in, and on a debug kernel under a busy host that
+    # was a fifth of its kernel samples (170 of 903, 37 more timer
+    # interrupts): the system call entry is most of them, not nearly all.
     kern = [s for s in samples if s["pid"] == sys_pid and s["mode"] == "kernel"]
+    whole = [s for s in kern if s["kframes"] and
+             s["kframes"][-1].startswith(("entry_SYSCALL_64", "asm_", "ret_from_fork"))]
     entry = [s for s in kern if any(f.startswith("__x64_sys_") or
                                     f.startswith("entry_SYSCALL_64")
                                     for f in s["kframes"])]
-    print("syscall loop: %d kernel samples, %d with the syscall entry" % (len(kern), len(entry)))
-    if len(kern) < 50 or len(entry) < 0.8 * len(kern):
+    print("syscall loop: %d kernel samples, %d unwound to a kernel entry, %d to the syscall entry"
+          % (len(kern), len(whole), len(entry)))
+    if len(kern) < 50 or len(whole) < 0.95 * len(kern):
+        fail("kernel stacks do not reach the kernel's entry")
+    if len(entry) < 0.5 * len(kern):
         fail("syscall entry missing from kernel stacks")
 
     busy = sum(1 for s in samples if s["pid"] in hog_pids)

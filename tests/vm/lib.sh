@@ -15,6 +15,8 @@
 set -u
 KTPROF_PHASE=${KTPROF_PHASE:-guest}
 KTPROF_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/lib/common.sh
+. "$KTPROF_TOP/tests/lib/common.sh"	# fail, say
 # The module built for this kernel, unless the caller names another.
 KTPROF_KO=${KTPROF_KO:-$KTPROF_TOP/build/kmod/$(uname -r)/kmod/ktprof.ko}
 KTPROF=$KTPROF_TOP/user/ktprof
@@ -24,12 +26,9 @@ TOOLS=$KTPROF_TOP/build/tools
 : "${KTPROF_TEST_OUT:=${TMPDIR:-/tmp}/ktprof-test.$$}"
 mkdir -p "$KTPROF_TEST_OUT"
 
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-say() { echo "--- $*"; }
+# Each step with the seconds the test has run: where a slow kernel's time
+# goes, in every log.
+say() { printf -- '--- %s (%d s)\n' "$*" "$SECONDS"; }
 
 # Major.minor of the running kernel as one number: 6.12 -> 612.
 # The guest's kernel release and CPU count, in either phase: the host phase
@@ -49,7 +48,32 @@ kernel_version() {
 	echo "$r" | awk -F. '{ printf "%d%02d\n", $1, $2 }'
 }
 
-module_loaded() { grep -q '^ktprof ' /proc/modules; }
+# Without a process: a loaded module has its initstate in sysfs from the
+# load until the unload.
+module_loaded() { [ -e /sys/module/ktprof/initstate ]; }
+
+# A debug kernel (7.3, debug-X.Y: KASAN, lockdep, kmemleak) runs the
+# kernel's own paths many times slower under TCG: every slab allocation
+# and free saves a stack trace for KASAN, so a fork takes 20 times as long
+# as on 6.12, an exec 7 times, an insmod 10 times, while user code runs at
+# the same speed (measured: 10 forks 2.3 s against 0.11 s).
+debug_kernel() {
+	case "${KTPROF_VM_KERNEL-}" in
+	7.3|debug*) return 0 ;;
+	esac
+	return 1
+}
+
+# A stress test's count: FULL on the release kernels, DEBUG on a debug
+# kernel. DEBUG still reaches every path FULL does, so the debug kernel's
+# detectors see each one; what it gives up is repetitions of a race, which
+# the release kernels keep ("rounds=$(scaled 30 10)").
+scaled() { if debug_kernel; then echo "$2"; else echo "$1"; fi; }
+
+# Its readers run slower with it, while interrupts and samples keep the
+# host's pace: tests that want no loss give the recorder more buffer there
+# ("$KTPROF" record $(debug_buffer) ...); elsewhere its default.
+debug_buffer() { if debug_kernel; then echo "-b 32M"; fi; }
 
 load_module() {
 	module_loaded && fail "ktprof is already loaded"
@@ -58,17 +82,48 @@ load_module() {
 
 unload_module() {
 	module_loaded || return 0
-	if [ -w "$KTPROF_DBG/control" ] && grep -q running "$KTPROF_DBG/control" 2>/dev/null; then
+	if [ -w "$KTPROF_DBG/control" ] && ctl_is running; then
 		echo stop >"$KTPROF_DBG/control" || true
 	fi
 	rmmod ktprof || fail "rmmod ktprof failed"
 }
 
-if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
-	unload_module
-fi
-
 ctl() { echo "$1" >"$KTPROF_DBG/control"; }
+
+# Whether the session is in STATE (idle, running, stopped), read without
+# starting a process: polls of it cost nothing on a debug kernel, where
+# each grep or cat took a quarter of a second.
+ctl_is() {
+	local s=
+	read -r s <"$KTPROF_DBG/control" 2>/dev/null
+	[ "$s" = "$1" ]
+}
+
+# Sleep SECONDS (fractions too) without starting a process: a read with a
+# timeout on a pipe that nothing writes to. On a debug kernel under TCG
+# each `sleep` costs a fork and an exec (a quarter of a second to seconds
+# of the guest's CPU), and the tests' polling loops ran thousands.
+exec {nap_fd}<> <(:)
+nap() { read -r -t "$1" -u "$nap_fd" _ || :; }
+
+# Copy a text file (meta, stats, a control file's answer) without a process.
+copy_text() {
+	local s=
+	IFS= read -r -d '' s <"$1" || [ -n "$s" ] || [ -r "$1" ] || return 1
+	printf '%s' "$s" >"$2"
+}
+
+# Poll COMMAND every half second until it succeeds or SECONDS pass:
+# until_true SECONDS COMMAND... A deadline in time, not a count of polls,
+# however long each poll takes on a busy host.
+until_true() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		nap 0.5
+	done
+}
 
 # Run this phase's part of a test; in the guest, note the kernel and the
 # CPU count for the host part, and leave word that it follows.
@@ -94,16 +149,21 @@ noted() {
 	cat "$KTPROF_TEST_OUT/.note-$1"
 }
 
-# Copy a session's data like a shell-only init script: cpuN, meta, stats.
+# Copy a session's data like a shell-only init script: cpuN, meta, stats,
+# and with "symbols" /proc/kallsyms: dump_session DIR [symbols]. Only the
+# checks of kernel frames want the symbols, and on a debug kernel under a
+# busy host one read of them took 28 s (an import without them warns).
 dump_session() {
 	local dir=$1 f
 	mkdir -p "$dir"
 	for f in "$KTPROF_DBG"/cpu*; do
-		cat "$f" >"$dir/$(basename "$f")" || fail "cat $f failed"
+		cat "$f" >"$dir/${f##*/}" || fail "cat $f failed"
 	done
-	cat "$KTPROF_DBG/meta" >"$dir/meta"
-	cat "$KTPROF_DBG/stats" >"$dir/stats"
-	cat /proc/kallsyms >"$dir/kallsyms"
+	copy_text "$KTPROF_DBG/meta" "$dir/meta" || fail "cannot read $KTPROF_DBG/meta"
+	copy_text "$KTPROF_DBG/stats" "$dir/stats" || fail "cannot read $KTPROF_DBG/stats"
+	if [ "${2-}" = symbols ]; then
+		cat /proc/kallsyms >"$dir/kallsyms"
+	fi
 }
 
 # Value of KEY in a "... KEY=VALUE ..." line on stdin (a selftest result).
@@ -114,3 +174,8 @@ kv() {
 	local file=$1 pattern=$2 key=$3
 	grep -E "$pattern" "$file" | head -n 1 | field "$key"
 }
+
+# `bash lib.sh unload` (guest.sh, after a test that failed half-way).
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
+	unload_module
+fi

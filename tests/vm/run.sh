@@ -19,6 +19,8 @@
 #                              (default 600)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/common.sh
+. "$top/tests/lib/common.sh"
 kernels=()
 tests=()
 while [ $# -gt 0 ]; do
@@ -36,7 +38,7 @@ else
 		t=${tests[$i]}
 		[ -f "$t" ] || t=$top/tests/vm/t-${t#t-}
 		[ -f "$t" ] || t=${t%.sh}.sh
-		[ -f "$t" ] || { echo "FAIL vm/${tests[$i]}: no such test"; exit 1; }
+		[ -f "$t" ] || { result_fail "vm/${tests[$i]}: no such test"; exit 1; }
 		tests[$i]=$(cd "$(dirname "$t")" && pwd)/$(basename "$t")
 	done
 fi
@@ -53,35 +55,38 @@ report_group() {
 	for t in "$@"; do
 		name=$(test_name "$t")
 		log=$out/$(basename "$t" .sh).log
-		read -r _ rc secs < <(grep "^$(basename "$t" .sh) " "$out/results" 2>/dev/null)
+		read -r _ rc secs procs < <(grep "^$(basename "$t" .sh) " "$out/results" 2>/dev/null)
 		# Kernel reports printed between this test's markers.
 		bad=$(awk -v b="ktprof-test: begin $(basename "$t" .sh)" \
 			-v e="ktprof-test: end $(basename "$t" .sh) " \
 			'index($0, b) { on = 1; next } index($0, e) { on = 0 } on' \
 			"$out/console.log" | "$top/scripts/console-check")
 		if [ -z "${rc-}" ]; then
-			echo "FAIL vm/$name@$kernel: the VM died or timed out while it ran (vm-run exit $vm_rc)"
-			[ -n "$died" ] || tail -n 40 "$out/console.log" | sed 's/^/    console| /'
+			result_fail "vm/$name@$kernel: the VM died or timed out while it ran (vm-run exit $vm_rc)"
+			[ -n "$died" ] || log_tail 40 "$out/console.log" 'console| '
 			died=1
 		elif [ -n "$bad" ]; then
-			echo "FAIL vm/$name@$kernel: kernel reported a bug during the test"
-			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
-			tail -n 20 "$log" | sed 's/^/    log| /'
+			result_fail "vm/$name@$kernel: kernel reported a bug during the test"
+			printf '%s\n' "$bad" | head -n 20 | indent 'console| '
+			log_tail 20 "$log" 'log| '
 		elif [ "$rc" != 0 ]; then
-			echo "FAIL vm/$name@$kernel: exit $rc (${secs} s); log $log"
-			tail -n 30 "$log" | sed 's/^/    log| /'
+			result_fail "vm/$name@$kernel: exit $rc (${secs} s); log $log"
+			log_tail 30 "$log" 'log| '
 		elif read -r _ hrc hsecs < <(grep "^$(basename "$t" .sh) " \
 				"$out/results.host" 2>/dev/null); then
 			if [ "$hrc" != 0 ]; then
-				echo "FAIL vm/$name@$kernel: host phase exit $hrc (guest ${secs} s, host ${hsecs} s); log $log"
-				tail -n 30 "$log" | sed 's/^/    log| /'
+				result_fail "vm/$name@$kernel: host phase exit $hrc (guest ${secs} s, host ${hsecs} s); log $log"
+				# The host phase's own lines: the guest's
+				# would push its failure out of a short tail.
+				sed -n '/^--- host phase$/,$p' "$log" >"$log.host"
+				log_tail 30 "$log.host" 'log| '
 			else
-				echo "PASS vm/$name@$kernel (guest ${secs} s, host ${hsecs} s)"
+				result_pass "vm/$name@$kernel (guest ${secs} s, ${procs:-?} processes, host ${hsecs} s)"
 			fi
 		else
-			echo "PASS vm/$name@$kernel (${secs} s)"
+			result_pass "vm/$name@$kernel (${secs} s, ${procs:-?} processes)"
 		fi
-		unset rc secs hrc hsecs
+		unset rc secs procs hrc hsecs
 	done
 }
 
@@ -110,6 +115,7 @@ run_host_phases() {	# KERNEL OUT TEST...
 # its own sleeps often enough that two share 2 host cores well). Results
 # print in order, each boot's when every earlier one has finished.
 jobs_max=${KTPROF_VM_JOBS:-2}
+since=${KTPROF_CHECK_START:-$(date +%s)}
 group_max=${KTPROF_VM_GROUP:-6}
 job_dirs=()
 
@@ -128,31 +134,36 @@ kernels=("${debug_first[@]}")
 test_timeout() { local s; s=$(header "$1" timeout); echo "${s:-600}"; }
 
 run_group() {	# KERNEL OUT ARGS TEST...
-	local kernel=$1 out=$2 args=$3 bad vm_rc log t limit=120
+	local kernel=$1 out=$2 args=$3 bad vm_rc log t limit=300 began=$SECONDS
 	shift 3
+	# The tests' own limits, and the boot's: a debug guest beside three
+	# others took 163 s to reach its first test (limit was 120).
 	for t in "$@"; do limit=$((limit + $(test_timeout "$t"))); done
 	# shellcheck disable=SC2086
 	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
-		--timeout "$limit" -- \
+		--timeout "$limit" --ready 'ktprof-test: begin ' -- \
 		"$top/tests/vm/guest.sh" "$out" "$@" \
 		>"$out/vm-run.out" 2>&1
 	vm_rc=$?
 	run_host_phases "$kernel" "$out" "$@"
 	{
+		# Where the time went, in a log that a timeout cut.
+		echo "--- boot ${out##*/}@$kernel ($# tests): $((SECONDS - began)) s, done at $(($(date +%s) - since)) s"
 		# Reports outside any test (boot, shutdown) fail the boot itself.
 		bad=$(awk '/ktprof-test: begin /{on=1} /ktprof-test: end /{on=0; next} !on' \
 			"$out/console.log" | "$top/scripts/console-check")
 		if [ -n "$bad" ]; then
-			echo "FAIL vm/boot@$kernel: kernel reported a bug outside the tests"
-			printf '%s\n' "$bad" | head -n 20 | sed 's/^/    console| /'
+			result_fail "vm/boot@$kernel: kernel reported a bug outside the tests"
+			printf '%s\n' "$bad" | head -n 20 | indent 'console| '
 		fi
-		# Boots that never reached init were retried (vm-run): say so, and
-		# what their consoles show.
-		grep '^vm-run: boot [0-9]* did not reach init' "$out/vm-run.out" |
+		# Boots that never reached init, or wedged before the first test
+		# began, were retried (vm-run; guest.sh does nothing of the
+		# module's before that line): say so, and what their consoles show.
+		grep -E '^vm-run: boot [0-9]* (did not reach init|wedged)' "$out/vm-run.out" |
 			sed "s|^vm-run: |NOTE vm/boot@$kernel: |"
 		for log in "$out"/console.boot*.log; do
 			[ -f "$log" ] || continue
-			"$top/scripts/console-check" <"$log" | head -n 3 | sed 's/^/    console| /'
+			"$top/scripts/console-check" <"$log" | head -n 3 | indent 'console| '
 		done
 		report_group "$kernel" "$out" "$vm_rc" "$@"
 	} >"$out/report.txt"
@@ -170,11 +181,11 @@ print_done() {
 
 for kernel in "${kernels[@]}"; do
 	release=$("$top/scripts/kernels.sh" "$kernel" | cut -d' ' -f2) || {
-		for t in "${tests[@]}"; do echo "FAIL vm/$(test_name "$t")@$kernel: kernel unavailable"; done
+		for t in "${tests[@]}"; do result_fail "vm/$(test_name "$t")@$kernel: kernel unavailable"; done
 		continue
 	}
 	if [ ! -f "$top/build/kmod/$release/kmod/ktprof.ko" ]; then
-		echo "FAIL vm/build@$kernel: build/kmod/$release/kmod/ktprof.ko missing (make modules-all)"
+		result_fail "vm/build@$kernel: build/kmod/$release/kmod/ktprof.ko missing (make modules-all)"
 		continue
 	fi
 	# Group the tests that apply to this kernel by their boot options.
@@ -185,7 +196,9 @@ for kernel in "${kernels[@]}"; do
 		if [ -n "$ks" ] && ! [[ " $ks " == *" $kernel "* ]]; then
 			continue
 		fi
-		args=$(header "$t" vm-args)
+		# vm-run's defaults said out loud ("--cpus 2") share a boot
+		# with the tests that leave them unsaid.
+		args=$(header "$t" vm-args | sed -E 's/(^| )--cpus 2( |$)/ /; s/^ +| +$//g')
 		[ -n "${groups[k$args]+x}" ] || order+=("$args")
 		groups[k$args]+="$t "
 	done

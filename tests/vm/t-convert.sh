@@ -5,12 +5,16 @@
 # threads sit under their process with their names; the profiled program's
 # hot functions are in the callstacks, hot_a more than hot_b; the upstream
 # checker finds nothing trace_processor would drop.
+# What this tests is user space on a real capture; the recording itself
+# is tested on every kernel, the debug kernel included, by vm/record,
+# vm/capture and vm/sampling.
+# kernels: 6.12 6.1
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 FACTS="/usr/bin/python3 $KTPROF_TOP/tests/lib/trace_facts.py"
 
 guest() {
-	"$KTPROF" record -q --load "$KTPROF_KO" -o "$out/rec.ktp" -- sh -c "
+	"$KTPROF" record -q $(debug_buffer) --load "$KTPROF_KO" -o "$out/rec.ktp" -- sh -c "
 		'$WORKLOADS/sched-mix' -r 2000 -t 300 >'$out/mix.pids' &&
 		'$WORKLOADS/hotfuncs' -t 1500 >'$out/hot.pid'" 2>"$out/rec.err" ||
 		fail "record failed: $(cat "$out/rec.err")"

@@ -11,7 +11,7 @@ guest() {
 	ctl start
 	mkdir -p "$out/raw"
 	for f in "$KTPROF_DBG"/cpu*; do
-		( while [ ! -e "$out/.stop" ]; do cat "$f"; done >>"$out/raw/$(basename "$f")" ) &
+		( while [ ! -e "$out/.stop" ]; do cat "$f"; done >>"$out/raw/${f##*/}" ) &
 	done
 	flood=()
 	"$WORKLOADS/sched-mix" -r 2000 -t 100 >/dev/null &
@@ -21,11 +21,11 @@ guest() {
 		flood+=($!)
 	done
 	wait "${flood[@]}"
-	sleep 0.2
+	nap 0.2
 	ctl stop
 	touch "$out/.stop"
 	wait
-	for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/raw/$(basename "$f")"; done
+	for f in "$KTPROF_DBG"/cpu*; do cat "$f" >>"$out/raw/${f##*/}"; done
 	cat "$KTPROF_DBG/stats" | tee "$out/raw/stats"
 	cat "$KTPROF_DBG/meta" >"$out/raw/meta"
 	unload_module

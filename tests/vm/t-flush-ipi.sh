@@ -10,7 +10,8 @@
 out=$KTPROF_TEST_OUT
 cpu2=/sys/devices/system/cpu/cpu2/online
 
-sessions=4
+# Two on a debug kernel: one with the hotplug, one without.
+sessions=$(scaled 4 2)
 
 guest() {
 	local i j reader wl
@@ -24,11 +25,11 @@ guest() {
 		wl=$!
 		for j in 1 2 3 4 5; do
 			ctl flush
-			sleep 0.05
+			nap 0.05
 		done
 		if [ $((i % 2)) = 0 ]; then
 			echo 0 >"$cpu2" || fail "cpu2 offline failed"
-			sleep 0.1
+			nap 0.1
 			echo 1 >"$cpu2" || fail "cpu2 online failed"
 		fi
 		wait $wl || fail "workload failed"
@@ -37,7 +38,6 @@ guest() {
 		wait $reader || fail "reader failed"
 		cat "$KTPROF_DBG/meta" >"$out/$i/meta"
 		cat "$KTPROF_DBG/stats" >"$out/$i/stats"
-		cat /proc/kallsyms >"$out/$i/kallsyms"
 		unload_module
 	done
 }

@@ -11,13 +11,17 @@
 out=$KTPROF_TEST_OUT
 cpu1=/sys/devices/system/cpu/cpu1/online
 
+# cpu1 offline and online twice a run (once on a debug kernel, where a
+# round takes some 20 s).
+flips=$(scaled 2 1)
+
 storm() {
 	local i
-	for i in 1 2; do
+	for i in $(seq "$flips"); do
 		timeout 60 sh -c "echo 0 > $cpu1" || fail "cpu1 offline hung or failed ($*)"
-		sleep 0.1
+		nap 0.1
 		timeout 60 sh -c "echo 1 > $cpu1" || fail "cpu1 online hung or failed ($*)"
-		sleep 0.1
+		nap 0.1
 	done
 }
 
@@ -37,7 +41,7 @@ guest() {
 		say "$spec $cpus"
 		load_module events=sched $spec $cpus
 		ctl start
-		"$WORKLOADS/sched-mix" -r 1000 -t 200 >/dev/null &
+		"$WORKLOADS/sched-mix" -r "$(scaled 1000 300)" -t 200 >/dev/null &
 		wl=$!
 		storm "$spec $cpus"
 		wait $wl || fail "workload failed ($spec $cpus)"

@@ -10,7 +10,7 @@ out=$KTPROF_TEST_OUT
 guest() {
 	[ "$(cat /sys/devices/system/cpu/isolated)" = 2 ] || fail "isolcpus=2 not in effect"
 	"$KTPROF_TOP/scripts/vm-capture.sh" --out "$out" -- \
-		"$WORKLOADS/sched-mix" -r 3000 -t 300 >"$out/pids" || fail "vm-capture failed"
+		"$WORKLOADS/sched-mix" -r "$(scaled 3000 1000)" -t 300 >"$out/pids" || fail "vm-capture failed"
 	grep -q 'reader_cpu=2' "$out/info.txt" || fail "readers not pinned to CPU 2: $(cat "$out/info.txt")"
 	grep -q '^lost records      0$' "$out/info.txt" || fail "loss: $(cat "$out/info.txt")"
 

@@ -28,7 +28,7 @@ guest() {
 	t0=$EPOCHREALTIME
 	echo "$rate" >"$KTPROF_DBG/load" || fail "cannot start the load"
 	t1=$EPOCHREALTIME
-	sleep 0.5
+	nap 0.5
 	t2=$EPOCHREALTIME
 	echo 0 >"$KTPROF_DBG/load" || fail "cannot stop the load"
 	t3=$EPOCHREALTIME
@@ -38,7 +38,7 @@ guest() {
 	note window "$t0 $t1 $t2 $t3"
 	note load "$st"
 	# Nothing more after the stop.
-	sleep 0.1
+	nap 0.1
 	[ "$(cat "$KTPROF_DBG/load")" = "$st" ] || fail "the load went on after 0"
 	ctl stop
 	dump_session "$out/steady"
@@ -46,9 +46,9 @@ guest() {
 	say "cpu1 offline under load"
 	ctl start
 	echo "$rate" >"$KTPROF_DBG/load" || fail "cannot start the load"
-	sleep 0.2
+	nap 0.2
 	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "cannot take cpu1 offline"
-	sleep 0.3
+	nap 0.3
 	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "cannot bring cpu1 online"
 	echo 0 >"$KTPROF_DBG/load"
 	ctl stop
@@ -57,12 +57,12 @@ guest() {
 	say "the session's stop ends the load; unload under load"
 	ctl start
 	echo "$rate" >"$KTPROF_DBG/load" || fail "cannot start the load"
-	sleep 0.1
+	nap 0.1
 	ctl stop
 	case "$(cat "$KTPROF_DBG/load")" in rate=0\ *) ;; *) fail "load runs after stop: $(cat "$KTPROF_DBG/load")" ;; esac
 	ctl start
 	echo "$rate" >"$KTPROF_DBG/load" || fail "cannot start the load"
-	sleep 0.1
+	nap 0.1
 	unload_module
 	echo ok
 }

@@ -17,7 +17,7 @@ with_cap() {
 
 load_module
 ctl start
-sleep 0.2
+nap 0.2
 ctl stop
 for f in "$KTPROF_DBG"/*; do
 	mode=$(stat -c '%a %U' "$f")

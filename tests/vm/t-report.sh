@@ -21,7 +21,7 @@ guest() {
 	# CLOCK_BOOTTIME runs on (they differ by the time suspended, a
 	# constant here): both measure the same slices with the same clock.
 	# (perf refuses BOOTTIME for tracepoints: it is not NMI-safe.)
-	"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/cap.ktp" -- \
+	"$KTPROF" record -q -S none $(debug_buffer) --load "$KTPROF_KO" -o "$out/cap.ktp" -- \
 		perf sched record -k mono -o "$TMPDIR/perf.data" -- "$WORKLOADS/sched-mix" -r 2000 -t 300 \
 		>"$out/pids" 2>"$out/record.err" || fail "record failed: $(cat "$out/record.err")"
 	# perf writes its buffer in small pieces: into the guest's tmpfs, as

@@ -33,7 +33,7 @@ guest() {
 		taskset -c "$cpu" "$WORKLOADS/hotfuncs" -t 1000 >/dev/null &
 	done
 	wait
-	sleep 1	# idle time samples too
+	nap 1	# idle time samples too
 	ctl stop
 	dump_session "$out/raw"
 	unload_module

@@ -5,9 +5,9 @@
 # Pass: no kernel report (the console check), every cycle ends stopped and
 # unloaded. KTPROF_SOAK_CYCLES sets the count (default 24, about 11 s a
 # cycle on the debug kernel under TCG). A busy host stretches a cycle
-# past 60 s, so after KTPROF_SOAK_SECONDS (300) no new cycle starts once
-# 4 have run: the cycles run are the same ones (fixed seed), fewer of
-# them. A longer soak by hand:
+# past 60 s, so after KTPROF_SOAK_SECONDS (150: the suite's share) no new
+# cycle starts once 4 have run: the cycles run are the same ones (fixed
+# seed), fewer of them. A longer soak by hand:
 #   scripts/vm-run --kernel 7.3 --cpus 3 -- env KTPROF_SOAK_CYCLES=200 \
 #       KTPROF_SOAK_SECONDS=100000 bash tests/vm/t-soak.sh
 # kernels: 7.3 debug-6.12
@@ -21,7 +21,7 @@ sources=("cpu-clock@999hz" "page-faults@period=50" "context-switches@period=5" n
 load=$!
 trap 'kill $load 2>/dev/null' EXIT
 RANDOM=42	# the same cycles every run
-deadline=$((SECONDS + ${KTPROF_SOAK_SECONDS:-300}))
+deadline=$((SECONDS + ${KTPROF_SOAK_SECONDS:-150}))
 done_cycles=0
 for i in $(seq "$cycles"); do
 	[ "$i" -le 4 ] || [ "$SECONDS" -lt "$deadline" ] || break

@@ -29,8 +29,7 @@ with open(sys.argv[2], "w") as out:
 os.close(fd)
 PY
 poller=$!
-for i in $(seq 600); do grep -q polling "$KTPROF_TEST_OUT/poll.out" 2>/dev/null && break; sleep 0.1; done
-grep -q polling "$KTPROF_TEST_OUT/poll.out" || fail "poller did not start"
+until_true 300 grep -q polling "$KTPROF_TEST_OUT/poll.out" 2>/dev/null || fail "poller did not start"
 out=$(timeout 20 rmmod ktprof 2>&1)
 rc=$?
 [ $rc = 124 ] && fail "rmmod hung with a reader in poll()"

@@ -12,6 +12,8 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
+# shellcheck source=tests/lib/common.sh
+. tests/lib/common.sh
 kernels=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -33,7 +35,7 @@ fi
 fail_all() {	# KERNEL REASON
 	local n
 	for n in "${names[@]}"; do
-		echo "FAIL vng/$n@$1: $2"
+		result_fail "vng/$n@$1: $2"
 	done
 }
 
@@ -55,7 +57,7 @@ for k in "${kernels[@]}"; do
 	for n in "${names[@]}"; do
 		t=tests/vng/t-$n.sh
 		if [ ! -f "$t" ]; then
-			echo "FAIL vng/$n@$k: no such test ($t)"
+			result_fail "vng/$n@$k: no such test ($t)"
 			continue
 		fi
 		out=$top/build/vng/$k/$n
@@ -63,10 +65,10 @@ for k in "${kernels[@]}"; do
 		mkdir -p "$out"
 		start=$SECONDS
 		if VNG_KERNEL=$k VNG_IMAGE=$image VNG_OUT=$out bash "$t" >"$out/log" 2>&1; then
-			echo "PASS vng/$n@$k ($((SECONDS - start)) s)"
+			result_pass "vng/$n@$k ($((SECONDS - start)) s)"
 		else
-			echo "FAIL vng/$n@$k ($((SECONDS - start)) s): $(grep '^FAIL: ' "$out/log" | tail -n 1 | cut -c7-200)"
-			tail -n 30 "$out/log" | sed 's/^/    /'
+			result_fail "vng/$n@$k ($((SECONDS - start)) s): $(grep '^FAIL: ' "$out/log" | tail -n 1 | cut -c7-200)"
+			log_tail 30 "$out/log"
 		fi
 	done
 done

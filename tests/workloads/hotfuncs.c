@@ -4,7 +4,12 @@
  * (both called from main, the same code in each), or, with --syscalls,
  * loops on a cheap system call. Built with frame pointers and symbols.
  *
- * usage: hotfuncs [-t MS] [--syscalls]
+ * usage: hotfuncs [-t MS | -n ROUNDS] [--syscalls]
+ *   -t MS      work for about MS milliseconds (default 1000)
+ *   -n ROUNDS  do ROUNDS turns of 7 units in hot_a and 3 in hot_b, however
+ *              long they take: a profile's sample count then follows the
+ *              CPU time the work got, not the guest's clock, which runs on
+ *              while a busy host leaves the vCPU waiting
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -94,7 +99,7 @@ __attribute__((noinline)) static void syscall_loop(uint64_t ns)
 
 int main(int argc, char **argv)
 {
-	uint64_t total_ms = 1000, end;
+	uint64_t total_ms = 1000, rounds = 0, done = 0, end;
 	int opt_syscalls = 0, i;
 
 	for (i = 1; i < argc; i++) {
@@ -102,8 +107,10 @@ int main(int argc, char **argv)
 			opt_syscalls = 1;
 		else if (!strcmp(argv[i], "-t") && i + 1 < argc)
 			total_ms = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
+			rounds = strtoull(argv[++i], NULL, 10);
 		else {
-			fprintf(stderr, "usage: hotfuncs [-t MS] [--syscalls]\n");
+			fprintf(stderr, "usage: hotfuncs [-t MS | -n ROUNDS] [--syscalls]\n");
 			return 2;
 		}
 	}
@@ -114,10 +121,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	end = now_ns() + total_ms * 1000000;
-	/* 7 units in hot_a, 3 in hot_b, in turns, for about -t MS. */
-	while (now_ns() < end) {
+	/* 7 units in hot_a, 3 in hot_b, in turns, -n times or for -t MS. */
+	while (rounds ? done < rounds : now_ns() < end) {
 		hot_a(7);
 		hot_b(3);
+		done++;
 	}
+	printf("rounds=%llu\n", (unsigned long long)done);
 	return 0;
 }

@@ -51,6 +51,7 @@ int capture_meta_write(struct capture_writer *w,
 	cm.cpus = (char *)m->cpus;
 	cm.samples = (char *)m->samples;
 	cm.counters = (char *)m->counters;
+	cm.stacks = (char *)m->stacks;
 	cm.recorder = (char *)info->recorder;
 	cm.options = (char **)info->options;
 	cm.n_options = info->nr_options;
@@ -118,20 +119,11 @@ int capture_meta_write_stats(struct capture_writer *w, const struct cpu_stats *s
 
 		ktprof__cpu_stats__init(c);
 		c->cpu = s[i].cpu;
-		c->records = s[i].records;
-		c->bytes = s[i].bytes;
-		c->lost = s[i].lost;
-		c->subbufs = s[i].subbufs;
-		c->nested = s[i].nested;
-		c->overwritten = s[i].overwritten;
-		c->samples = s[i].samples;
-		c->throttled = s[i].throttled;
-		c->has_cpu = c->has_records = c->has_bytes = c->has_lost = 1;
-		c->has_subbufs = c->has_nested = c->has_overwritten = 1;
-		c->has_samples = c->has_throttled = 1;
-		c->unresolved = s[i].unresolved;
-		c->files_deferred = s[i].files_deferred;
-		c->has_unresolved = c->has_files_deferred = 1;
+		c->has_cpu = 1;
+		/* Each counter goes to the CpuStats field of its name. */
+#define STORE(NAME, NR, name, help) c->name = s[i].name, c->has_##name = 1;
+		KTP_CPU_STATS(STORE)
+#undef STORE
 		c->dropped = (uint64_t *)s[i].dropped;
 		c->n_dropped = KTP_REC_NR_TYPES;
 		if (bytes_read) {

@@ -5,6 +5,7 @@
 
 #include "capture/capture-format.h"
 #include "capture/cpu-stats.h"
+#include "ktprof_capture.pb-c.h"
 #include "util/array.h"
 
 static const char *const rec_names[] = KTP_REC_NAMES;
@@ -36,26 +37,14 @@ static void take_counter(struct cpu_stats *s, const char *key, uint64_t v,
 				s->dropped[t] = v;
 		return;
 	}
-	if (!strcmp(key, "records"))
-		s->records = v;
-	else if (!strcmp(key, "bytes"))
-		s->bytes = v;
-	else if (!strcmp(key, "lost"))
-		s->lost = v;
-	else if (!strcmp(key, "subbufs"))
-		s->subbufs = v;
-	else if (!strcmp(key, "nested"))
-		s->nested = v;
-	else if (!strcmp(key, "overwritten"))
-		s->overwritten = v;
-	else if (!strcmp(key, "samples"))
-		s->samples = v;
-	else if (!strcmp(key, "throttled"))
-		s->throttled = v;
-	else if (!strcmp(key, "unresolved"))
-		s->unresolved = v;
-	else if (!strcmp(key, "files_deferred"))
-		s->files_deferred = v;
+	/* Other keys (avg_bytes, a newer module's counters) are skipped. */
+#define TAKE(NAME, NR, name, help)	\
+	if (!strcmp(key, #name)) {	\
+		s->name = v;		\
+		return;			\
+	}
+	KTP_CPU_STATS(TAKE)
+#undef TAKE
 }
 
 int cpu_stats_parse(const char *text, struct cpu_stats **out)
@@ -109,4 +98,34 @@ int cpu_stats_parse(const char *text, struct cpu_stats **out)
 		return -EINVAL;
 	*out = v;
 	return n;
+}
+
+int cpu_stats_unpack(const void *buf, size_t len, struct cpu_stats **out)
+{
+	Ktprof__Stats *m = ktprof__stats__unpack(NULL, len, buf);
+	struct cpu_stats *v;
+	size_t i, t;
+
+	if (!m)
+		return -EBADMSG;
+	v = calloc(m->n_cpus ? m->n_cpus : 1, sizeof(*v));
+	if (!v) {
+		ktprof__stats__free_unpacked(m, NULL);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->n_cpus; i++) {
+		const Ktprof__CpuStats *c = m->cpus[i];
+
+		v[i].cpu = c->cpu;
+		/* Each counter is the CpuStats field of its name. */
+#define LOAD(NAME, NR, name, help) v[i].name = c->name;
+		KTP_CPU_STATS(LOAD)
+#undef LOAD
+		/* Types a newer capture knows and this ktprof does not: left out. */
+		for (t = 0; t < c->n_dropped && t < KTP_REC_NR_TYPES; t++)
+			v[i].dropped[t] = c->dropped[t];
+	}
+	*out = v;
+	ktprof__stats__free_unpacked(m, NULL);
+	return (int)i;
 }

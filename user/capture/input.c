@@ -70,6 +70,7 @@ static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
 	snprintf(m->samples, sizeof(m->samples), "%s", cm->samples ? cm->samples : "");
 	snprintf(m->counters, sizeof(m->counters), "%s",
 		 cm->counters ? cm->counters : "");
+	snprintf(m->stacks, sizeof(m->stacks), "%s", cm->stacks ? cm->stacks : "");
 }
 
 static int open_capture(struct input *in, const char *path, struct error *err)
@@ -333,26 +334,4 @@ int input_kallsyms(struct input *in, const char **text, struct error *err)
 	if (in->kallsyms_ret && err)
 		*err = in->kallsyms_err;
 	return in->kallsyms_ret;
-}
-
-int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
-	       void *ctx, struct error *err)
-{
-	struct input *in = input_open(path, err);
-	struct event ev;
-	struct merge *m;
-	int ret;
-
-	if (!in)
-		return err ? err->code : -EINVAL;
-	m = merge_new();
-	ret = m ? input_add_streams(in, m) : -ENOMEM;
-	while (!ret && (ret = merge_next(m, &ev)) > 0)
-		ret = fn(&ev, ctx);
-	if (ret < 0)
-		error_set(err, ret, "reading %s: %s", path,
-			  ret == -EBADMSG ? input_problem(in) : error_str(ret));
-	merge_free(m);
-	input_close(in);
-	return ret < 0 ? ret : 0;
 }

@@ -60,11 +60,4 @@ struct capture_reader *input_capture(struct input *in);
  */
 int input_kallsyms(struct input *in, const char **text, struct error *err);
 
-/*
- * One pass over all events of @path, each handed to @fn (which returns 0
- * or -errno to stop). Returns 0 or -errno; @err says what went wrong.
- */
-int input_scan(const char *path, int (*fn)(const struct event *ev, void *ctx),
-	       void *ctx, struct error *err);
-
 #endif

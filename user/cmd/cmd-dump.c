@@ -8,11 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture/input.h"
 #include "cmd/cmd.h"
-#include "decode/merge.h"
 #include "decode/record.h"
-#include "symbols/symbolizer-capture.h"
+#include "model/event-json.h"
+#include "model/model.h"
 #include "util/text.h"
 
 struct dump_opts {
@@ -75,165 +74,76 @@ static const struct record_sink text_sink = {
 	text_u64, text_s64, text_hex, text_str,
 };
 
-static void json_u64(void *ctx, const char *key, uint64_t v)
+/* A frame of a sample's stack: a line of its own. */
+static void print_frame(void *ctx, uint64_t ip, int kernel, int first, const char *name,
+			const char *object)
 {
-	fprintf(ctx, ",\"%s\":%" PRIu64, key, v);
-}
+	FILE *out = ctx;
 
-static void json_s64(void *ctx, const char *key, int64_t v)
-{
-	fprintf(ctx, ",\"%s\":%" PRId64, key, v);
-}
-
-static void json_hex(void *ctx, const char *key, uint64_t v)
-{
-	fprintf(ctx, ",\"%s\":\"0x%" PRIx64 "\"", key, v);
-}
-
-static void json_escape(FILE *f, const char *v)
-{
-	for (; *v; v++) {
-		unsigned char c = *v;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+	(void)kernel, (void)first;
+	fprintf(out, "\t%16" PRIx64 " ", ip);
+	text_fputs(name, out);
+	if (object) {
+		fputs(" (", out);
+		text_fputs(object, out);
+		fputc(')', out);
 	}
+	fputc('\n', out);
 }
 
-static void json_str(void *ctx, const char *key, const char *v)
-{
-	FILE *f = ctx;
-
-	fprintf(f, ",\"%s\":\"", key);
-	json_escape(f, v);
-	fputc('"', f);
-}
-
-static const struct record_sink json_sink = {
-	json_u64, json_s64, json_hex, json_str,
+struct printer {
+	const struct dump_opts *opt;
+	struct model *m;
 };
 
-static const char *type_name(const struct event *ev, char *buf, size_t len)
+static int print_event(void *ctx, const struct event *ev)
 {
-	const char *name = event_type_name(ev->type);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "type%u", ev->type);
-	return buf;
-}
-
-/* One stack of a sample, symbolized: text lines or a JSON array. */
-static void print_stack(FILE *out, struct symbolizer *sym, uint32_t pid,
-			const uint8_t *ips, unsigned int n, int kernel, int json,
-			const char *key)
-{
-	unsigned int i;
-
-	if (json)
-		fprintf(out, ",\"%s\":[", key);
-	for (i = 0; i < n; i++) {
-		struct frame f;
-		char buf[512];
-		uint64_t ip;
-
-		memcpy(&ip, ips + 8 * i, 8);
-		symbolizer_frame(sym, pid, ip, kernel, &f);
-		frame_str(&f, 1, buf, sizeof(buf));
-		if (json) {
-			fprintf(out, "%s\"", i ? "," : "");
-			json_escape(out, buf);
-			if (!kernel && f.resolved) {
-				fputs(" (", out);
-				json_escape(out, f.object);
-				fputc(')', out);
-			}
-			fputc('"', out);
-		} else {
-			fprintf(out, "\t%16" PRIx64 " ", ip);
-			text_fputs(buf, out);
-			if (!kernel && f.resolved) {
-				fputs(" (", out);
-				text_fputs(f.object, out);
-				fputc(')', out);
-			}
-			fputc('\n', out);
-		}
-	}
-	if (json)
-		fputc(']', out);
-}
-
-static void print_sample_stacks(FILE *out, struct symbolizer *sym,
-				const struct event *ev, int json)
-{
-	struct ktp_sample r;
-	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
-
-	memcpy(&r, ev->rec, sizeof(r));
-	print_stack(out, sym, r.pid, ips, r.nr_kernel, 1, json, "kframes");
-	print_stack(out, sym, r.pid, ips + 8 * r.nr_kernel, r.nr_user, 0, json,
-		    "uframes");
-}
-
-static void print_event(FILE *out, const struct event *ev, int json,
-			struct symbolizer *sym)
-{
+	const struct printer *p = ctx;
+	struct symbolizer *sym = p->m->sym;
 	char tbuf[16];
-	const char *name = type_name(ev, tbuf, sizeof(tbuf));
-	int stacks = sym && ev->type == KTP_REC_SAMPLE;
 
-	if (json) {
-		fprintf(out, "{\"ts\":%" PRIu64 ",\"cpu\":%u,\"type\":\"%s\"",
-			ev->ts, ev->cpu, name);
-		record_fields(ev, &json_sink, out);
-		if (stacks)
-			print_sample_stacks(out, sym, ev, 1);
-		fputs("}\n", out);
-	} else {
-		fprintf(out, "%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s",
-			ev->ts / 1000000000, ev->ts % 1000000000, ev->cpu, name);
-		record_fields(ev, &text_sink, out);
-		fputc('\n', out);
-		if (stacks)
-			print_sample_stacks(out, sym, ev, 0);
+	if (p->opt->json) {
+		event_json_write(stdout, ev, 0, 0, sym);
+		fputc('\n', stdout);
+		return 0;
 	}
+	printf("%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s", ev->ts / 1000000000,
+	       ev->ts % 1000000000, ev->cpu, event_json_type(ev, tbuf, sizeof(tbuf)));
+	record_fields(ev, &text_sink, stdout);
+	fputc('\n', stdout);
+	if (sym && (ev->type == KTP_REC_SAMPLE || ev->type == KTP_REC_STACK))
+		event_sample_frames(ev, sym, print_frame, stdout);
+	return 0;
 }
+
+static const struct sched_ops printer_ops = { .event = print_event };
 
 /* Loss and damage go to stderr: they must never pass unnoticed. */
-static void print_summary(const struct merge *m)
+static void print_summary(const struct model *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < merge_nr_inputs(m); i++) {
-		const struct relay_decoder *d = merge_decoder(m, i);
-		const struct relay_decoder_stats *st = relay_decoder_stats(d);
+	for (i = 0; i < m->nr_streams; i++) {
+		const struct model_stream *st = &m->streams[i];
 
-		if (st->lost || st->lost_subbufs || st->garbage_bytes ||
-		    st->truncated)
-			fprintf(stderr,
-				"ktprof dump: cpu %d: %" PRIu64 " records lost in the kernel, %" PRIu64
-				" sub-buffers missing, %" PRIu64
-				" bytes skipped as invalid, %" PRIu64 " bytes truncated\n",
-				relay_decoder_cpu(d), st->lost, st->lost_subbufs,
-				st->garbage_bytes, st->truncated);
+		if (st->lost || st->lost_subbufs || st->garbage_bytes || st->truncated)
+			cmd_error("dump", "cpu %u: %" PRIu64 " records lost in the kernel, %" PRIu64
+				  " sub-buffers missing, %" PRIu64
+				  " bytes skipped as invalid, %" PRIu64 " bytes truncated",
+				  st->cpu, st->lost, st->lost_subbufs, st->garbage_bytes,
+				  st->truncated);
 	}
 }
 
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts opt = { 0 };
+	struct printer pr = { .opt = &opt };
+	struct model_config mc = { 0 };
 	struct opts_parser p = { 0 };
 	struct error err = { 0 };
 	static char outbuf[1 << 16];
-	struct symbolizer *sym = NULL;
-	struct input *in;
-	struct event ev;
-	struct merge *m;
+	struct model *m;
 	int c, ret;
 
 	while ((c = opts_next(&dump_cmd, &p, argc, argv)) != -1) {
@@ -256,46 +166,30 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage(&dump_cmd, '?');
-	in = cmd_input_open("dump", argv[optind]);
-	if (!in)
-		return 1;
-	if (opt.symbolize) {
-		sym = symbolizer_for_capture(argv[optind], in, opt.symfs, &err);
-		if (!sym) {
-			cmd_error("dump", "%s", error_msg(&err));
-			input_close(in);
-			return 1;
-		}
-		if (!symbolizer_has_kallsyms(sym))
-			fprintf(stderr, "ktprof dump: no kallsyms snapshot: kernel frames stay addresses\n");
-	}
-	m = merge_new();
-	if (!m || input_add_streams(in, m)) {
-		fprintf(stderr, "ktprof dump: %s\n", strerror(ENOMEM));
-		merge_free(m);
-		symbolizer_free(sym);
-		input_close(in);
+	mc.symbols = opt.symbolize ? MODEL_SYMBOLS_ALL : MODEL_SYMBOLS_NONE;
+	mc.symfs = opt.symfs;
+	m = model_open(argv[optind], &mc, &err);
+	if (!m) {
+		cmd_error("dump", "%s", error_msg(&err));
 		return 1;
 	}
+	if (m->sym && !symbolizer_has_kallsyms(m->sym))
+		cmd_error("dump", "no kallsyms snapshot: kernel frames stay addresses");
+	pr.m = m;
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	while ((ret = merge_next(m, &ev)) > 0) {
-		if (sym)
-			symbolizer_on_event(sym, &ev);
-		print_event(stdout, &ev, opt.json, sym);
-	}
+	ret = model_add_client(m, &printer_ops, &pr, 0);
+	if (!ret)
+		ret = model_run(m, &err);
 	/* Records before the summary, when both go to a terminal. */
 	fflush(stdout);
-	if (sym)
-		cmd_symbol_files("dump", sym);
+	if (m->sym)
+		cmd_symbol_files("dump", m->sym);
 	if (ret < 0)
-		fprintf(stderr, "ktprof dump: reading %s: %s\n", argv[optind],
-			ret == -EBADMSG ? input_problem(in) : strerror(-ret));
+		cmd_error("dump", "%s", error_msg(&err));
 	else if (!opt.quiet)
 		print_summary(m);
 	if (ret >= 0)
-		ret = -cmd_input_truncation("dump", in, argv[optind]);
-	merge_free(m);
-	symbolizer_free(sym);
-	input_close(in);
+		ret = -cmd_input_truncation("dump", m->in, argv[optind]);
+	model_close(m);
 	return ret < 0 ? 1 : 0;
 }

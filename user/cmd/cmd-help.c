@@ -174,7 +174,7 @@ static void completion_opts(FILE *out, const struct opts *o, int kind)
 	const struct opt *op;
 	const char *sep = "";
 
-	for (op = o->opts; op->name; op++) {
+	for (op = opts_table(o); op->name; op++) {
 		if (arg_kind(op) != kind)
 			continue;
 		fprintf(out, "%s--%s", sep, op->name);

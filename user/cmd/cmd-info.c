@@ -12,10 +12,9 @@
 #include <time.h>
 
 #include "capture/capture-read.h"
-#include "capture/input.h"
-#include "capture/sched-ext.h"
+#include "capture/cpu-stats.h"
 #include "cmd/cmd.h"
-#include "decode/merge.h"
+#include "model/model.h"
 #include "ktprof_capture.pb-c.h"
 #include "util/text.h"
 
@@ -69,6 +68,7 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 	printf("\n");
 	printf("  samples         %s\n", m->samples[0] ? text_esc(m->samples) : "none");
 	printf("  counters        %s\n", m->counters[0] ? text_esc(m->counters) : "none");
+	printf("  stacks          %s\n", m->stacks[0] ? text_esc(m->stacks) : "none");
 	printf("  cpus            %s of %u (online %s)\n", text_esc(m->cpus), m->nr_cpus,
 	       text_esc(m->cpus_online));
 	printf("  buffers         %u x %u bytes per CPU, %s\n", m->n_subbufs,
@@ -80,9 +80,9 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 }
 
 /* Which BPF scheduler ran, on kernels with sched_ext. */
-static void print_sched_ext(const struct input *in)
+static void print_sched_ext(const struct model *m)
 {
-	const struct sched_ext *start = input_sched_ext(in, 0), *stop = input_sched_ext(in, 1);
+	const struct sched_ext *start = &m->sched_ext[0], *stop = &m->sched_ext[1];
 	char a[128], b[128];
 
 	if (!start->present && !stop->present)
@@ -91,36 +91,28 @@ static void print_sched_ext(const struct input *in)
 	       stop->present ? text_esc(sched_ext_str(stop, b, sizeof(b))) : "(not recorded)");
 }
 
-static void print_topology(struct capture_reader *r)
+static void print_topology(const struct model *m)
 {
-	size_t len;
-	void *buf = capture_reader_section(r, KTPC_TOPOLOGY, &len);
-	Ktprof__Topology *t;
-	size_t i;
+	unsigned int i;
 
-	if (!buf) {
+	if (!m->nr_topo) {
 		printf("topology          (not recorded)\n");
 		return;
 	}
-	t = ktprof__topology__unpack(NULL, len, buf);
-	free(buf);
-	if (!t)
-		return;
 	printf("topology\n  %4s %8s %6s %6s %6s\n", "cpu", "package", "core", "llc", "node");
-	for (i = 0; i < t->n_cpus; i++)
-		printf("  %4u %8d %6d %6d %6d%s\n", t->cpus[i]->cpu, t->cpus[i]->package,
-		       t->cpus[i]->core, t->cpus[i]->llc, t->cpus[i]->numa_node,
-		       t->cpus[i]->online ? "" : " (offline)");
-	ktprof__topology__free_unpacked(t, NULL);
+	for (i = 0; i < m->nr_topo; i++)
+		printf("  %4u %8d %6d %6d %6d%s\n", m->topo[i].cpu, m->topo[i].package,
+		       m->topo[i].core, m->topo[i].llc, m->topo[i].node,
+		       m->topo[i].online ? "" : " (offline)");
 }
 
 /* Drops by record type, when the module counted any. */
-static void print_drops(const Ktprof__CpuStats *cs)
+static void print_drops(const struct cpu_stats *cs)
 {
 	const char *sep = "       dropped:";
 	size_t j;
 
-	for (j = 0; cs && j < cs->n_dropped && j < KTP_REC_NR_TYPES; j++) {
+	for (j = 0; cs && j < KTP_REC_NR_TYPES; j++) {
 		if (!cs->dropped[j])
 			continue;
 		printf("%s %s=%" PRIu64, sep, rec_names[j], cs->dropped[j]);
@@ -136,65 +128,56 @@ static void print_drops(const Ktprof__CpuStats *cs)
 		       cs->unresolved, cs->files_deferred);
 }
 
-/* Module counters, and what the stream itself decodes to, per CPU. */
-static int print_counts(struct input *in, struct capture_reader *r)
+/* Module counters, and what the streams decode to (the model's pass), per CPU. */
+static int print_counts(struct model *m, struct capture_reader *r, struct error *err)
 {
-	Ktprof__Stats *st = NULL;
-	struct merge *m = merge_new();
+	struct cpu_stats *st = NULL;
 	uint64_t total_lost = 0;
-	struct event ev;
+	int ret, nst = -ENOENT;
 	size_t len, i;
 	void *buf;
-	int ret;
 
 	buf = r ? capture_reader_section(r, KTPC_STATS, &len) : NULL;
 	if (buf) {
-		st = ktprof__stats__unpack(NULL, len, buf);
+		nst = cpu_stats_unpack(buf, len, &st);
 		free(buf);
 	}
-	if (!m || input_add_streams(in, m)) {
-		merge_free(m);
-		return -ENOMEM;
-	}
-	while ((ret = merge_next(m, &ev)) > 0)
-		;
+	ret = model_run(m, err);
 	printf("per CPU\n  %4s %10s %12s %10s %8s %9s %8s %8s\n", "cpu", "records",
 	       "bytes", "lost", "samples", "throttled", "garbage", "missing");
-	for (i = 0; i < merge_nr_inputs(m); i++) {
-		const struct relay_decoder *d = merge_decoder(m, i);
-		const struct relay_decoder_stats *ds = relay_decoder_stats(d);
-		const Ktprof__CpuStats *cs = NULL;
-		size_t j;
+	for (i = 0; i < m->nr_streams; i++) {
+		const struct model_stream *ds = &m->streams[i];
+		const struct cpu_stats *cs = NULL;
+		int j;
 
-		for (j = 0; st && j < st->n_cpus; j++)
-			if ((int)st->cpus[j]->cpu == relay_decoder_cpu(d))
-				cs = st->cpus[j];
-		printf("  %4d %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
+		for (j = 0; j < nst; j++)
+			if (st[j].cpu == ds->cpu)
+				cs = &st[j];
+		printf("  %4u %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
 		       " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
-		       relay_decoder_cpu(d), cs ? cs->records : ds->records - ds->subbufs,
+		       ds->cpu, cs ? cs->records : ds->records,
 		       cs ? cs->bytes : 0, cs ? cs->lost : ds->lost,
 		       cs ? cs->samples : 0, cs ? cs->throttled : 0,
 		       ds->garbage_bytes, ds->lost_subbufs);
 		total_lost += cs ? cs->lost : ds->lost;
 		print_drops(cs);
 	}
-	if (!st)
+	if (nst < 0)
 		printf("  (no module statistics in this capture: counts are what the streams decode to)\n");
 	printf("lost records      %" PRIu64 "%s\n", total_lost,
 	       total_lost ? " (increase the buffer size, or read faster)" : "");
-	if (st)
-		ktprof__stats__free_unpacked(st, NULL);
-	merge_free(m);
+	free(st);
 	return ret;
 }
 
 int cmd_info(int argc, char **argv)
 {
 	Ktprof__CaptureMeta *cm = NULL;
+	struct model_config mc = { 0 };
 	struct capture_reader *r;
-	const struct meta *m;
+	struct error err = { 0 };
 	struct opts_parser p = { 0 };
-	struct input *in;
+	struct model *model;
 	const char *path;
 	int c, ret = 0;
 	size_t len;
@@ -205,11 +188,12 @@ int cmd_info(int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage(&info_cmd, '?');
 	path = argv[optind];
-	in = cmd_input_open("info", path);
-	if (!in)
+	model = model_open(path, &mc, &err);
+	if (!model) {
+		cmd_error("info", "%s", error_msg(&err));
 		return 1;
-	r = input_capture(in);
-	m = input_meta(in);
+	}
+	r = input_capture(model->in);
 	if (r) {
 		buf = capture_reader_section(r, KTPC_META, &len);
 		if (buf) {
@@ -218,17 +202,16 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	printf("%s: %s\n", path, r ? "capture file" : "raw dump directory");
-	if (m) {
-		print_session(m, cm);
-		print_sched_ext(in);
+	if (model->have_meta) {
+		print_session(&model->meta, cm);
+		print_sched_ext(model);
 	} else
 		printf("session           (no meta: times and configuration unknown)\n");
 	if (r)
-		print_topology(r);
-	c = print_counts(in, r);
-	if (c < 0) {
+		print_topology(model);
+	if (print_counts(model, r, &err)) {
 		/* Said once: the check of every chunk below finds the same damage. */
-		cmd_error("info", "%s: %s", path, c == -EBADMSG ? input_problem(in) : error_str(c));
+		cmd_error("info", "%s", error_msg(&err));
 		ret = 1;
 	}
 	if (r) {
@@ -246,11 +229,11 @@ int cmd_info(int argc, char **argv)
 			printf("file              TRUNCATED: %s; readable up to offset %" PRIu64
 			       " of %" PRIu64 " (%" PRIu64 " complete chunks)\n",
 			       st->problem, st->end_offset, st->file_size, st->chunks);
-			ret = cmd_input_truncation("info", in, path);
+			ret = cmd_input_truncation("info", model->in, path);
 		}
 	}
 	if (cm)
 		ktprof__capture_meta__free_unpacked(cm, NULL);
-	input_close(in);
+	model_close(model);
 	return ret;
 }

@@ -31,6 +31,8 @@ struct record_opts {
 	uint64_t duration_ns;		/* 0: until CMD exits or a signal */
 	uint32_t events;
 	const char *samples;
+	char samples_buf[256];		/* -S without its stack kinds */
+	uint32_t stacks;		/* KTP_STACKS_* of -S */
 	char counters[256];
 	unsigned int nr_counters;
 	const char *cpus;
@@ -58,7 +60,10 @@ static const struct opt record_opts_table[] = {
 	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq or all (default all)" },
 	{ "samples", 'S', "SPECS", "sample sources EVENT[@NHz|@period=N],... or none\n"
 		"(default cpu-clock@999hz; cycles, instructions,\n"
-		"cache-misses, branch-misses, task-clock, rNNNN)" },
+		"cache-misses, branch-misses, task-clock, rNNNN),\n"
+		"and stacks: offcpu (where a task leaves its CPU\n"
+		"asleep), waker (who wakes a task), user (their user\n"
+		"stacks too); -S offcpu keeps the default samples" },
 	{ "pmu", OPT_PMU, "EVENT", "count EVENT per context switch (repeatable, 4)" },
 	{ "cpus", 'C', "LIST", "CPUs to trace, e.g. 0-3,6 (default all)" },
 	{ "pid", 'p', "PID", "keep samples of this process only (repeatable)" },
@@ -140,6 +145,39 @@ static int add_pid(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/*
+ * -S: the stack kinds (offcpu, waker, user) out of the list, the rest
+ * sample sources; a list of stack kinds alone leaves the sources as
+ * they were.
+ */
+static int take_samples(struct record_opts *o, const char *arg)
+{
+	static const char *const kinds[] = { "offcpu", "waker", "user" };
+	char list[256], *p = list, *tok;
+	size_t used = 0;
+	unsigned int k;
+
+	if (strlen(arg) >= sizeof(list))
+		return bad_arg("-S %s: too long", arg);
+	strcpy(list, arg);
+	o->samples_buf[0] = '\0';
+	while ((tok = strsep(&p, ",")) != NULL) {
+		for (k = 0; k < 3 && strcmp(tok, kinds[k]); k++)
+			;
+		if (k < 3) {
+			o->stacks |= 1u << k;
+			continue;
+		}
+		used += snprintf(o->samples_buf + used, sizeof(o->samples_buf) - used, "%s%s",
+				 used ? "," : "", tok);
+	}
+	if (o->stacks == KTP_STACKS_USER)
+		return bad_arg("-S %s: user stacks go with offcpu or waker", arg);
+	if (o->samples_buf[0])
+		o->samples = o->samples_buf;
+	return 0;
+}
+
 /* One option of the table: 0, or 2 after saying what is wrong. */
 static int take_opt(struct record_opts *o, int key, char *arg)
 {
@@ -158,8 +196,7 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq or all", arg);
 		return 0;
 	case 'S':
-		o->samples = arg;
-		return 0;
+		return take_samples(o, arg);
 	case OPT_PMU:
 		return add_counter(o, arg);
 	case 'C':
@@ -318,6 +355,13 @@ static unsigned int effective_options(const struct record_opts *o, char **v)
 		n++;
 	if (o->nr_counters && asprintf(&v[n], "pmu=%s", o->counters) > 0)
 		n++;
+	if (o->stacks && asprintf(&v[n], "stacks=%s%s%s",
+				  o->stacks & KTP_STACKS_OFFCPU ? "offcpu," : "",
+				  o->stacks & KTP_STACKS_WAKER ? "waker," : "",
+				  o->stacks & KTP_STACKS_USER ? "user," : "") > 0) {
+		v[n][strlen(v[n]) - 1] = '\0';	/* the last comma */
+		n++;
+	}
 	if (o->cpus && asprintf(&v[n], "cpus=%s", o->cpus) > 0)
 		n++;
 	for (i = 0; i < o->nr_pids; i++)
@@ -429,6 +473,7 @@ static struct session_config session_of(const struct record_opts *o)
 		.sample_pids = o->pids,
 		.nr_sample_pids = o->nr_pids,
 		.sample_comm = o->comm,
+		.stacks = o->stacks,
 		.stop_with_owner = true,
 	};
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ktprof report: the scheduler analyses of a capture (CPUs, runtime,
- * latency, task states, migrations, preemption, wakers, interrupts,
- * findings, outliers) and its CPU profile, as text, JSON or an HTML page.
+ * ktprof report: the analyses of a capture (report/analyzers.c: each has
+ * its option here), as text, JSON or an HTML page.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,66 +10,66 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "report/analyze-offcpu.h"
+#include "report/analyze-profile.h"
 #include "report/render.h"
 #include "report/report.h"
-#include "util/units.h"
 
 enum {
-	OPT_CPU = OPTS_LONG_ONLY, OPT_RUNTIME, OPT_LATENCY, OPT_STATES, OPT_MIGRATIONS,
-	OPT_PREEMPTION, OPT_WAKERS, OPT_IRQ, OPT_FINDINGS, OPT_OUTLIERS, OPT_PROFILE,
-	OPT_FOLDED, OPT_JSON, OPT_HTML, OPT_TOP, OPT_FROM, OPT_TO, OPT_COMM,
-	OPT_METHOD, OPT_THRESHOLD, OPT_SOURCE, OPT_SYMFS,
-};
+	OPT_FOLDED = OPTS_LONG_ONLY, OPT_METHOD, OPT_THRESHOLD,
+	OPT_SOURCE, OPT_SYMFS,
+	};
 
-static const struct opt report_opts_table[] = {
-	{ "cpu", OPT_CPU, NULL, "per CPU: busy, idle, utilization, irq time,\n"
-		"switches/s, migrations in and out" },
-	{ "runtime", OPT_RUNTIME, NULL, "per thread and process: runtime, % of a CPU and\n"
-		"of the machine, voluntary/involuntary switches" },
-	{ "latency", OPT_LATENCY, NULL, "wakeup and runqueue latency distributions, per\n"
-		"thread, process, CPU and overall" },
-	{ "states", OPT_STATES, NULL, "time running, runnable, sleeping (S), blocked (D),\n"
-		"other, per thread" },
-	{ "migrations", OPT_MIGRATIONS, NULL, "same-LLC, cross-LLC and cross-NUMA\n"
-		"migrations per thread and CPU pair" },
-	{ "preemption", OPT_PREEMPTION, NULL, "(preemptor, preempted) pairs" },
-	{ "wakers", OPT_WAKERS, NULL, "waker -> wakee edges with the wakee's latency" },
-	{ "irq", OPT_IRQ, NULL, "hardirq, softirq, work item and IPI time per CPU\n"
-		"and per handler, with duration distributions" },
-	{ "findings", OPT_FINDINGS, NULL, "rule-based bottlenecks (see --threshold)" },
-	{ "outliers", OPT_OUTLIERS, NULL, "outlying threads and CPUs (see --method)" },
-	{ "profile", OPT_PROFILE, NULL, "CPU profile: top symbols by self and total samples,\n"
-		"overall and per process" },
-	{ "folded", OPT_FOLDED, NULL, "with --profile: folded stacks (comm;root;...;leaf N)" },
-	{ "json", OPT_JSON, NULL, "one JSON document (schema: docs/report.md)" },
-	{ "html", OPT_HTML, "FILE", "a self-contained HTML page with plots" },
-	{ "top", OPT_TOP, "N", "rows per table (default 20; 5 in the summary)" },
-	{ "from", OPT_FROM, "T", "start T after the capture began (500ms, 2s, ...)" },
-	{ "to", OPT_TO, "T", "end T after the capture began" },
-	{ "pid", 'p', "PID", "only this process (repeatable); per-CPU figures\n"
-		"stay whole" },
-	{ "comm", OPT_COMM, "NAME", "only processes whose main thread was NAME" },
-	{ "cpus", 'C', "LIST", "only these CPUs, e.g. 0-3,6" },
+static const struct opt fixed_opts[] = {
+	{ "folded", OPT_FOLDED, NULL, "with --profile or --offcpu: folded stacks\n"
+		"(comm;root;...;leaf N: samples, or ns off the CPU)" },
+	{ "json", CMD_KEY_JSON, NULL, "one JSON document (schema: docs/report.md)" },
+	{ "html", CMD_KEY_HTML, "FILE", "a self-contained HTML page with plots" },
+	{ "top", CMD_KEY_TOP, "N", "rows per table (default 20; 5 in the summary)" },
+	FILTER_OPTS,
+	FILTER_OPT_CPUS,
 	{ "method", OPT_METHOD, "M", "outliers by iqr (default) or mad" },
-	{ "threshold", OPT_THRESHOLD, "RULE=V", "a finding's threshold (repeatable): loss,\n"
-		"runqueue (ms, 10), wakeup (ms, 5), cpu-busy (%, 95),\n"
-		"imbalance (points, 40), irq (%, 10), migrations\n"
-		"(/s, 100), preempted (/s, 200), min-samples (10)" },
+	{ "threshold", OPT_THRESHOLD, "RULE=V", NULL },
 	{ "source", OPT_SOURCE, "N", "profile sample source N (default 0; -1: all)" },
 	{ "symfs", OPT_SYMFS, "DIR", "look for binaries under DIR (recorded paths appended)" },
 	{ "help", 'h', NULL, "this text" },
 	{ NULL },
 };
 
+static const char *section_help(const struct analyzer *a, unsigned int i)
+{
+	(void)i;
+	return a->help;
+}
+
+/* An option per analysis (its section), then the fixed ones. */
+static const struct opt *report_opts(void)
+{
+	static struct opt table[REPORT_MAX_ANALYZERS + sizeof(fixed_opts) / sizeof(fixed_opts[0])];
+	static char threshold_help[1200];
+	unsigned int i;
+
+	if (table[0].name)
+		return table;
+	cmd_section_opts(table, fixed_opts, CMD_KEY_SECTION, section_help);
+	cmd_wrap(threshold_help, sizeof(threshold_help), "a finding's threshold (repeatable): ",
+		 findings_rules_help(), 52);
+	for (i = 0; table[i].name; i++)
+		if (table[i].key == OPT_THRESHOLD)
+			table[i].help = threshold_help;
+	return table;
+}
+
 const struct opts report_cmd = {
 	.cmd = "report",
 	.summary = "analyse a capture: CPUs, latency, states, findings, profile",
 	.synopsis = "[SECTION...] [--json | --html FILE] [--top N] [--from T]\n"
-		"[--to T] [-p PID]... [--comm NAME] [-C CPUS] DIR|FILE",
+		"[--to T] [-p PID]... [--tid TID]... [--comm NAME] [-C CPUS] DIR|FILE",
 	.description =
 		"Analyse a capture file or raw dump directory. SECTION is any of the\n"
-		"options from --cpu to --profile; without one, a summary of them all.\n"
-		"Definitions of every figure: docs/report.md. Time the capture lost\n"
+		"options before --folded; without one, a summary of them all.\n"
+		"Definitions of every figure: docs/report.md. -p and --comm select\n"
+		"threads and processes; per-CPU figures stay whole. Time the capture lost\n"
 		"(records lost, CPUs offline) is left out of every figure; the report\n"
 		"says how much, per CPU, at the top.",
 	.examples =
@@ -80,18 +79,19 @@ const struct opts report_cmd = {
 		"$ ktprof report --latency --top 10 cap.ktp\n"
 		"Folded stacks for a flame graph:\n"
 		"$ ktprof report --profile --folded cap.ktp > cap.folded\n"
+		"Where threads blocked (a capture recorded with -S offcpu):\n"
+		"$ ktprof report --offcpu -p 1234 cap.ktp\n"
+		"$ ktprof report --offcpu --folded cap.ktp > offcpu.folded\n"
 		"Everything as JSON, or as a page with plots:\n"
 		"$ ktprof report --json cap.ktp > report.json\n"
 		"$ ktprof report --html report.html cap.ktp\n",
-	.opts = report_opts_table,
+	.table = report_opts,
 };
 
 struct report_opts {
 	struct report_config cfg;
-	struct report_view view;
-	int json, folded;
-	const char *html;
-	uint32_t pids[REPORT_MAX_PIDS];
+	struct cmd_output out;
+	int folded;
 	const char *path;
 };
 
@@ -101,73 +101,18 @@ static int bad(const char *what, const char *arg)
 	return 2;
 }
 
-static int take_number(const char *arg, long min, long max, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(arg, &end, 10);
-	return *end || end == arg || errno || *v < min || *v > max ? -EINVAL : 0;
-}
-
 /* One option; 0, or 2 after saying why. */
-static int take_opt(struct report_opts *o, int key, const char *arg)
+static int take_opt(void *ctx, int key, const char *arg)
 {
-	static const int sections[] = {
-		[OPT_CPU - OPTS_LONG_ONLY] = SECTION_CPU,
-		[OPT_RUNTIME - OPTS_LONG_ONLY] = SECTION_RUNTIME,
-		[OPT_LATENCY - OPTS_LONG_ONLY] = SECTION_LATENCY,
-		[OPT_STATES - OPTS_LONG_ONLY] = SECTION_STATES,
-		[OPT_MIGRATIONS - OPTS_LONG_ONLY] = SECTION_MIGRATIONS,
-		[OPT_PREEMPTION - OPTS_LONG_ONLY] = SECTION_PREEMPTION,
-		[OPT_WAKERS - OPTS_LONG_ONLY] = SECTION_WAKERS,
-		[OPT_IRQ - OPTS_LONG_ONLY] = SECTION_IRQ,
-		[OPT_FINDINGS - OPTS_LONG_ONLY] = SECTION_FINDINGS,
-		[OPT_OUTLIERS - OPTS_LONG_ONLY] = SECTION_OUTLIERS,
-		[OPT_PROFILE - OPTS_LONG_ONLY] = SECTION_PROFILE,
-	};
+	struct report_opts *o = ctx;
+	int ret = cmd_output_take("report", &o->out, &o->cfg.filter, key, arg);
 	long v;
 
-	if (key >= OPT_CPU && key <= OPT_PROFILE) {
-		o->view.sections |= sections[key - OPTS_LONG_ONLY];
-		return 0;
-	}
+	if (ret)
+		return ret == 1 ? 0 : ret;
 	switch (key) {
 	case OPT_FOLDED:
 		o->folded = 1;
-		return 0;
-	case OPT_JSON:
-		o->json = 1;
-		return 0;
-	case OPT_HTML:
-		o->html = arg;
-		return 0;
-	case OPT_TOP:
-		if (take_number(arg, 1, INT_MAX, &v))
-			return bad("--top wants a positive number, not", arg);
-		o->view.top = v;
-		return 0;
-	case OPT_FROM:
-	case OPT_TO:
-		if (units_parse_duration(arg, key == OPT_FROM ? &o->cfg.from_rel : &o->cfg.to_rel))
-			return bad(key == OPT_FROM ? "--from wants a duration (500ms, 2s, ...), not" :
-				   "--to wants a duration (500ms, 2s, ...), not", arg);
-		*(key == OPT_FROM ? &o->cfg.have_from : &o->cfg.have_to) = 1;
-		return 0;
-	case 'p':
-		if (take_number(arg, 1, INT_MAX, &v))
-			return bad("-p wants a process id, not", arg);
-		if (o->cfg.nr_pids == REPORT_MAX_PIDS)
-			return bad("too many -p options; the most is 64, at", arg);
-		o->pids[o->cfg.nr_pids++] = v;
-		return 0;
-	case OPT_COMM:
-		if (!*arg || strlen(arg) >= KTP_COMM_LEN)
-			return bad("--comm wants a name of 1 to 15 characters, not", arg);
-		o->cfg.comm = arg;
-		return 0;
-	case 'C':
-		o->cfg.cpus = arg;
 		return 0;
 	case OPT_METHOD:
 		if (strcmp(arg, "iqr") && strcmp(arg, "mad"))
@@ -179,7 +124,7 @@ static int take_opt(struct report_opts *o, int key, const char *arg)
 			return bad("--threshold wants RULE=VALUE with a rule of --help, not", arg);
 		return 0;
 	case OPT_SOURCE:
-		if (take_number(arg, -1, 255, &v))
+		if (cmd_number(arg, -1, 255, &v))
 			return bad("--source wants 0..255 or -1, not", arg);
 		o->cfg.source = v;
 		return 0;
@@ -193,41 +138,31 @@ static int take_opt(struct report_opts *o, int key, const char *arg)
 /* 0; -1 after --help; 2 (usage) after saying why. */
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
-	struct opts_parser p = { 0 };
-	int c, ret;
+	unsigned int profile = analyzer_section("profile");
+	unsigned int offcpu = analyzer_section("offcpu");
+	int ret = cmd_parse(&report_cmd, argc, argv, 1, take_opt, o);
 
-	while ((c = opts_next(&report_cmd, &p, argc, argv)) != -1) {
-		ret = take_opt(o, c, optarg);
-		if (ret || c == 'h')
-			return c == 'h' ? -1 : ret;
-	}
-	if (optind != argc - 1)
-		return cmd_usage(&report_cmd, '?');
+	if (ret)
+		return ret;
 	o->path = argv[optind];
-	if (o->json && o->html)
-		return bad("choose one output form: --json or --html, not both;", "--html");
-	if (o->folded && (o->view.sections != SECTION_PROFILE || o->json || o->html))
-		return bad("--folded goes with --profile alone", "--folded");
-	if (o->cfg.have_from && o->cfg.have_to && o->cfg.from_rel >= o->cfg.to_rel)
-		return bad("--from must come before --to:", "--to");
-	o->cfg.pids = o->pids;
+	if (o->folded && ((o->out.view.sections != profile && o->out.view.sections != offcpu) ||
+			  o->out.json || o->out.html))
+		return bad("--folded goes with --profile or --offcpu alone", "--folded");
 	/* --profile asks for it; otherwise there is one when there are samples. */
-	if (o->view.sections & SECTION_PROFILE)
+	if (o->out.view.sections & profile)
 		o->cfg.profile = 1;
-	if (!o->view.sections) {
-		o->view.sections = SECTION_ALL;
-		o->view.summary = !o->json && !o->html;
-	}
-	return 0;
+	if (o->out.html && cmd_same_file(o->out.html, o->path))
+		return bad("the HTML page would overwrite the capture", o->out.html);
+	return cmd_output_check("report", &o->out, &o->cfg.filter);
 }
 
 static void warn(const struct report *r)
 {
-	if (!r->sym || !r->profile)
+	if (!r->model->sym || !analyze_profile(r))
 		return;
-	if (!symbolizer_has_kallsyms(r->sym))
+	if (!symbolizer_has_kallsyms(r->model->sym))
 		cmd_error("report", "no kallsyms snapshot: kernel frames stay addresses");
-	cmd_symbol_files("report", r->sym);
+	cmd_symbol_files("report", r->model->sym);
 }
 
 struct html_ctx {
@@ -244,7 +179,7 @@ static int write_html(void *ctx, FILE *out)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .cfg = { .source = 0, .symbols = 1 }, .view = { .top = 20 } };
+	struct report_opts o = { .cfg = { .source = 0 }, .out.view = { .top = 20 } };
 	struct error err = { 0 };
 	struct report *r;
 	int ret;
@@ -258,18 +193,20 @@ int cmd_report(int argc, char **argv)
 		return err.code == -EINVAL ? 2 : 1;
 	}
 	warn(r);
-	if (o.folded && r->profile)
-		profile_write_folded(r->profile, stdout);
-	else if (o.html)
-		ret = cmd_write_file("report", o.html, write_html,
-				     &(struct html_ctx){ r, &o.view });
-	else if (o.json)
-		ret = render_json(r, &o.view, stdout) ? 1 : 0;
+	if (o.folded && o.out.view.sections == analyzer_section("offcpu"))
+		analyze_offcpu_write_folded(r, stdout);
+	else if (o.folded && analyze_profile(r))
+		profile_write_folded(analyze_profile(r), stdout);
+	else if (o.out.html)
+		ret = cmd_write_file("report", o.out.html, write_html,
+				     &(struct html_ctx){ r, &o.out.view });
+	else if (o.out.json)
+		ret = render_json(r, &o.out.view, stdout) ? 1 : 0;
 	else
-		ret = render_text(r, &o.view, stdout) ? 1 : 0;
-	if (!ret && (r->truncated || r->damaged)) {
+		ret = render_text(r, &o.out.view, stdout) ? 1 : 0;
+	if (!ret && (r->model->truncated || r->model->damaged)) {
 		cmd_error("report", "%s: %s%s; the report covers what was read before it",
-			  o.path, r->damaged ? "damaged: " : "", r->problem);
+			  o.path, r->model->damaged ? "damaged: " : "", r->model->problem);
 		ret = 1;
 	}
 	report_free(r);

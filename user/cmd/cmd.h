@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "report/render.h"
 #include "util/opts.h"
 
 struct input;
@@ -54,6 +55,9 @@ int cmd_usage(const struct opts *o, int key);
  * through a symlink; it appears, whole, when complete; nothing is left on
  * failure); "wrote PATH" on stderr. The exit status.
  */
+/* Whether paths @a and @b name one existing file (the same inode). */
+int cmd_same_file(const char *a, const char *b);
+
 int cmd_write_file(const char *cmd, const char *path,
 		   int (*write)(void *ctx, FILE *out), void *ctx);
 
@@ -63,6 +67,60 @@ int cmd_write_file(const char *cmd, const char *path,
  */
 struct symbolizer;
 void cmd_symbol_files(const char *cmd, const struct symbolizer *s);
+
+/*
+ * Parse @argv by @o's table, handing each option to @take (which returns
+ * 0, or 2 after saying why), and expect @operands operands after them:
+ * 0 (optind is the first), -1 after --help, 2 for a usage error.
+ */
+int cmd_parse(const struct opts *o, int argc, char **argv, int operands,
+	      int (*take)(void *ctx, int key, const char *arg), void *ctx);
+
+/*
+ * What report and diff show and how: the sections (an option each, keys
+ * CMD_KEY_SECTION + the analysis's index), --json, --html FILE, --top N,
+ * and the window and selection (model/filter.h).
+ */
+enum {
+	CMD_KEY_JSON = OPTS_LONG_ONLY + 50, CMD_KEY_HTML, CMD_KEY_TOP,
+	CMD_KEY_SECTION = OPTS_LONG_ONLY + 100,
+};
+
+struct cmd_output {
+	struct report_view view;
+	int json;
+	const char *html;
+};
+
+/*
+ * Take option @key into @o or @f: 1 when it was one of theirs, 0 when not,
+ * or 2 after saying why on stderr (as "ktprof @cmd: ...").
+ */
+struct filter;
+int cmd_output_take(const char *cmd, struct cmd_output *o, struct filter *f, int key,
+		    const char *arg);
+
+/*
+ * After the last option: 0, or 2 after saying why (--json with --html,
+ * --from after --to). No section: all of them, as one screen each unless
+ * the output is JSON or HTML.
+ */
+int cmd_output_check(const char *cmd, struct cmd_output *o, const struct filter *f);
+
+/*
+ * Into @table: an option per analysis that @help names (its help; NULL:
+ * none), with key @key0 + its index in the analyses' table, then @fixed.
+ * @table has room for REPORT_MAX_ANALYZERS more than @fixed holds.
+ */
+struct analyzer;
+const struct opt *cmd_section_opts(struct opt *table, const struct opt *fixed, int key0,
+				   const char *(*help)(const struct analyzer *a, unsigned int i));
+
+/* @head then @text into @buf, a line break after the word that passes @width. */
+void cmd_wrap(char *buf, size_t len, const char *head, const char *text, size_t width);
+
+/* A whole number from @min to @max: 0 with *@v, or -EINVAL. */
+int cmd_number(const char *arg, long min, long max, long *v);
 
 /* input_open(@path), saying why on stderr when it fails. */
 struct input *cmd_input_open(const char *cmd, const char *path);

@@ -30,6 +30,7 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_MAP] = sizeof(struct ktp_map),
 	[KTP_REC_FILE] = sizeof(struct ktp_file) + 4,
 	[KTP_REC_THROTTLE] = sizeof(struct ktp_throttle),
+	[KTP_REC_STACK] = sizeof(struct ktp_stack),
 };
 
 unsigned int event_min_size(unsigned int type)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode/merge.h"
 
@@ -147,12 +148,36 @@ static int advance(struct merge *m, struct merge_input *in)
 	}
 }
 
+/* Is @a a switch-out of the thread that @b switches in (not the idle pid 0)? */
+static int hands_over(const struct event *a, const struct event *b)
+{
+	struct ktp_switch sa, sb;
+
+	if (a->type != KTP_REC_SWITCH || b->type != KTP_REC_SWITCH)
+		return 0;
+	memcpy(&sa, a->rec, sizeof(sa));
+	memcpy(&sb, b->rec, sizeof(sb));
+	return sa.prev_pid && sa.prev_pid == sb.next_pid;
+}
+
+/*
+ * Time first, then CPU number, then each CPU's own order. One exception at
+ * equal times on two CPUs: a thread leaves one CPU before it enters another
+ * (a pull at the instant of a preemption), which the clock cannot tell but
+ * the scheduler guarantees; ordered by CPU, the switch-in would come first
+ * and both records would look inconsistent.
+ */
 static int before(const struct event *a, const struct event *b)
 {
 	if (a->ts != b->ts)
 		return a->ts < b->ts;
-	if (a->cpu != b->cpu)
+	if (a->cpu != b->cpu) {
+		if (hands_over(a, b) && !hands_over(b, a))
+			return 1;
+		if (hands_over(b, a) && !hands_over(a, b))
+			return 0;
 		return a->cpu < b->cpu;
+	}
 	return a->seq < b->seq;
 }
 

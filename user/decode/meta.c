@@ -128,6 +128,8 @@ static int parse_line(struct meta *m, const char *key, const char *v,
 		copy_str(m->samples, sizeof(m->samples), v);
 	} else if (!strcmp(key, "counters")) {
 		copy_str(m->counters, sizeof(m->counters), v);
+	} else if (!strcmp(key, "stacks")) {
+		copy_str(m->stacks, sizeof(m->stacks), v);
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@ struct meta {
 	char cpus[256];		/* traced CPUs, a CPU list */
 	char samples[256];	/* sample sources, "cpu-clock@999hz,..." */
 	char counters[256];	/* per-switch counters */
+	char stacks[64];	/* stacks at switches and wakings, "offcpu,waker" */
 };
 
 /*

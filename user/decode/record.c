@@ -28,6 +28,18 @@ const char *record_state_str(uint16_t state, char *buf, unsigned int len)
 	return buf;
 }
 
+uint32_t record_stack_id(const struct event *ev)
+{
+	uint32_t id;
+
+	if (!((ev->type == KTP_REC_SWITCH && (ev->flags & KTP_SWITCH_STACK)) ||
+	      (ev->type == KTP_REC_WAKING && (ev->flags & KTP_WAKING_STACK))) ||
+	    ev->size < sizeof(struct ktp_hdr) + 4)
+		return 0;
+	memcpy(&id, (const char *)ev->rec + ev->size - 4, 4);
+	return id;
+}
+
 int record_prio(uint8_t prio)
 {
 	return prio == KTP_PRIO_DL ? -1 : prio;
@@ -66,13 +78,15 @@ static void switch_fields(const struct event *ev, const struct record_sink *s,
 	s->s64(ctx, "prev_prio", record_prio(r.prev_prio));
 	s->u64(ctx, "next_pid", r.next_pid);
 	s->s64(ctx, "next_prio", record_prio(r.next_prio));
-	for (i = 0; i < ev->flags; i++) {
+	for (i = 0; i < record_switch_counters(ev); i++) {
 		uint64_t v;
 
 		memcpy(&v, (const char *)ev->rec + sizeof(r) + 8 * i, 8);
 		snprintf(key, sizeof(key), "counter%u", i);
 		s->u64(ctx, key, v);
 	}
+	if (ev->flags & KTP_SWITCH_STACK)
+		s->u64(ctx, "stack", record_stack_id(ev));
 }
 
 static void cpu_fields(const struct event *ev, const struct record_sink *s,
@@ -240,6 +254,8 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->s64(ctx, "prio", record_prio(r.prio));
 		if (ev->flags & KTP_WAKING_NEW)
 			s->str(ctx, "new", "1");
+		if (ev->flags & KTP_WAKING_STACK)
+			s->u64(ctx, "waker_stack", record_stack_id(ev));
 		break;
 	}
 	case KTP_REC_MIGRATE: {
@@ -281,6 +297,8 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 	case KTP_REC_IRQ_EXIT: {
 		REC(struct ktp_irq, r, ev);
 		s->u64(ctx, "irq", r.irq);
+		if (r.irq - KTP_IRQ_VECTOR_BASE < KTP_IRQ_NR_VECTORS)
+			s->u64(ctx, "vector", r.irq - KTP_IRQ_VECTOR_BASE);
 		if (ev->type == KTP_REC_IRQ_EXIT)
 			s->s64(ctx, "ret", r.ret);
 		break;
@@ -288,6 +306,8 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 	case KTP_REC_IRQ_NAME: {
 		REC(struct ktp_irq_name, r, ev);
 		s->u64(ctx, "irq", r.irq);
+		if (r.irq - KTP_IRQ_VECTOR_BASE < KTP_IRQ_NR_VECTORS)
+			s->u64(ctx, "vector", r.irq - KTP_IRQ_VECTOR_BASE);
 		s->str(ctx, "name", (const char *)ev->rec + sizeof(r));
 		break;
 	}
@@ -331,6 +351,17 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 	case KTP_REC_THROTTLE: {
 		REC(struct ktp_throttle, r, ev);
 		s->u64(ctx, "source", r.source);
+		break;
+	}
+	case KTP_REC_STACK: {
+		REC(struct ktp_stack, r, ev);
+		const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(r);
+
+		s->u64(ctx, "id", r.id);
+		if (ev->flags & (KTP_STACK_KTRUNC | KTP_STACK_UTRUNC))
+			s->str(ctx, "truncated", "1");
+		stack_field(s, ctx, "kstack", ips, r.nr_kernel);
+		stack_field(s, ctx, "ustack", ips + 8 * r.nr_kernel, r.nr_user);
 		break;
 	}
 	default:

@@ -31,6 +31,18 @@ const char *record_state_str(uint16_t state, char *buf, unsigned int len);
  */
 const char *record_ipi_targets(const struct event *ev, char *buf, size_t len);
 
+/*
+ * The stack id a switch (-S offcpu) or a waking (-S waker) ends with, 0
+ * when it has none; see struct ktp_stack.
+ */
+uint32_t record_stack_id(const struct event *ev);
+
+/* A switch's number of counter deltas (--pmu). */
+static inline unsigned int record_switch_counters(const struct event *ev)
+{
+	return ev->flags & KTP_SWITCH_COUNTERS;
+}
+
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int record_prio(uint8_t prio);
 

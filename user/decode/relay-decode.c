@@ -103,7 +103,13 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_IPI_SEND:
 		return h->size == sizeof(struct ktp_ipi) + h->flags * 8u;
 	case KTP_REC_SWITCH:
-		return h->size == sizeof(struct ktp_switch) + h->flags * 8u;
+		return !(h->flags & ~(KTP_SWITCH_COUNTERS | KTP_SWITCH_STACK)) &&
+		       h->size == sizeof(struct ktp_switch) +
+				  (h->flags & KTP_SWITCH_COUNTERS) * 8u +
+				  (h->flags & KTP_SWITCH_STACK ? 4u : 0);
+	case KTP_REC_WAKING:
+		return h->size == sizeof(struct ktp_waking) +
+				  (h->flags & KTP_WAKING_STACK ? 4u : 0);
 	}
 	if (!p)
 		return 1;	/* not all here yet: checked when complete */
@@ -113,6 +119,14 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 		memcpy(&s, p, sizeof(s));
 		return h->size == sizeof(s) + 8u * (s.nr_kernel + s.nr_user) &&
 		       s.nr_kernel <= KTP_MAX_FRAMES && s.nr_user <= KTP_MAX_FRAMES;
+	}
+	if (h->type == KTP_REC_STACK) {
+		struct ktp_stack s;
+
+		memcpy(&s, p, sizeof(s));
+		return h->size == sizeof(s) + 8u * (s.nr_kernel + s.nr_user) &&
+		       s.nr_kernel <= KTP_MAX_FRAMES && s.nr_user <= KTP_MAX_FRAMES &&
+		       s.id;
 	}
 	switch (h->type) {
 	case KTP_REC_EXEC:
@@ -148,7 +162,9 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_IRQ_NAME:
 	case KTP_REC_IPI_SEND:
 	case KTP_REC_SWITCH:
+	case KTP_REC_WAKING:
 	case KTP_REC_SAMPLE:
+	case KTP_REC_STACK:
 	case KTP_REC_FILE:
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:

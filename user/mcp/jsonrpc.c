@@ -8,6 +8,7 @@
 
 #include "mcp/jsonrpc.h"
 #include "report/json-build.h"
+#include "util/text.h"
 
 __attribute__((format(printf, 4, 5)))
 static int fail(int code, char *why, size_t len, const char *fmt, ...)
@@ -20,6 +21,75 @@ static int fail(int code, char *why, size_t len, const char *fmt, ...)
 	return code;
 }
 
+static int hex4(const char *s, size_t n, unsigned int *v)
+{
+	unsigned int i, d;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		if (i >= n || !isxdigit((unsigned char)s[i]))
+			return 0;
+		d = isdigit((unsigned char)s[i]) ? s[i] - '0' : (tolower((unsigned char)s[i]) - 'a' + 10);
+		*v = *v << 4 | d;
+	}
+	return 1;
+}
+
+/*
+ * What json-c would take but change, so that the server and a client would
+ * read different messages: an escaped NUL (json-c keys and the server's
+ * names are C strings, cut there), half a surrogate pair (made U+FFFD),
+ * NaN and Infinity (not JSON). 0, or the error with @why set.
+ */
+static int check_text(const char *buf, size_t len, char *why, size_t why_len)
+{
+	unsigned int u, lo;
+	int in = 0;
+	size_t i, w;
+
+	for (i = 0; i < len; i++) {
+		if (!in) {
+			if (buf[i] == '"') {
+				in = 1;
+			} else if (isalpha((unsigned char)buf[i])) {
+				for (w = i; w < len && isalpha((unsigned char)buf[w]); w++)
+					;
+				if (!(w - i == 4 && (!memcmp(buf + i, "true", 4) ||
+						     !memcmp(buf + i, "null", 4))) &&
+				    !(w - i == 5 && !memcmp(buf + i, "false", 5)))
+					return fail(JSONRPC_PARSE_ERROR, why, why_len,
+						    "not JSON: '%.*s' at byte %zu", (int)(w - i > 16 ? 16 : w - i),
+						    buf + i, i);
+				i = w - 1;
+			}
+			continue;
+		}
+		if (buf[i] == '"') {
+			in = 0;
+			continue;
+		}
+		if (buf[i] != '\\' || ++i >= len || buf[i] != 'u')
+			continue;
+		if (!hex4(buf + i + 1, len - i - 1, &u))
+			continue;	/* json-c says what is wrong */
+		i += 4;
+		if (!u)
+			return fail(JSONRPC_PARSE_ERROR, why, why_len,
+				    "a string holds \\u0000 at byte %zu: refused", i - 5);
+		if (u >= 0xdc00 && u <= 0xdfff)
+			return fail(JSONRPC_PARSE_ERROR, why, why_len,
+				    "a lone low surrogate at byte %zu", i - 5);
+		if (u >= 0xd800 && u <= 0xdbff) {
+			if (i + 2 >= len || buf[i + 1] != '\\' || buf[i + 2] != 'u' ||
+			    !hex4(buf + i + 3, len - i - 3, &lo) || lo < 0xdc00 || lo > 0xdfff)
+				return fail(JSONRPC_PARSE_ERROR, why, why_len,
+					    "a lone high surrogate at byte %zu", i - 5);
+			i += 6;
+		}
+	}
+	return 0;
+}
+
 /* One JSON value and nothing after it but white space. */
 static int parse_json(const char *buf, size_t len, json_object **out, char *why, size_t why_len)
 {
@@ -30,6 +100,8 @@ static int parse_json(const char *buf, size_t len, json_object **out, char *why,
 	*out = NULL;
 	if (len > INT_MAX)
 		return fail(JSONRPC_PARSE_ERROR, why, why_len, "message too long");
+	if (check_text(buf, len, why, why_len))
+		return JSONRPC_PARSE_ERROR;
 	tok = json_tokener_new();
 	if (!tok)
 		return fail(JSONRPC_INTERNAL_ERROR, why, why_len, "out of memory");
@@ -58,10 +130,25 @@ static int parse_json(const char *buf, size_t len, json_object **out, char *why,
 	return 0;
 }
 
-/* MCP: a string or an integer, never null. */
+#define ID_MAX 9007199254740991LL	/* 2^53 - 1: an integer every JSON reader keeps */
+
+/*
+ * MCP: a string or an integer, never null. An integer beyond 2^53 - 1
+ * would be echoed changed (json-c saturates at 2^64 - 1; many readers
+ * round at 2^53): refused.
+ */
 static int id_ok(json_object *id)
 {
-	return json_object_is_type(id, json_type_string) || json_object_is_type(id, json_type_int);
+	int64_t v;
+
+	if (json_object_is_type(id, json_type_string))
+		return 1;
+	if (!json_object_is_type(id, json_type_int))
+		return 0;
+	if (json_object_get_uint64(id) > (uint64_t)ID_MAX && json_object_get_int64(id) >= 0)
+		return 0;
+	v = json_object_get_int64(id);
+	return v >= -ID_MAX && v <= ID_MAX;
 }
 
 int jsonrpc_parse(const char *buf, size_t len, struct jsonrpc_msg *m, char *why, size_t why_len)
@@ -81,7 +168,7 @@ int jsonrpc_parse(const char *buf, size_t len, struct jsonrpc_msg *m, char *why,
 	if (json_object_object_get_ex(m->root, "id", &id)) {
 		if (!id_ok(id))
 			return fail(JSONRPC_INVALID_REQUEST, why, why_len,
-				    "id must be a string or an integer");
+				    "id must be a string or an integer within +-(2^53 - 1)");
 		m->id = id;
 	}
 	if (!json_object_object_get_ex(m->root, "jsonrpc", &v) ||
@@ -154,61 +241,19 @@ json_object *jsonrpc_error(json_object *id, int code, const char *message, json_
 	return done(&b, o);
 }
 
-/* The length of the UTF-8 character at @s (@n bytes left), 0 if it is not one. */
-static size_t utf8_char(const unsigned char *s, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		lo = s[0] == 0xe0 ? 0xa0 : lo;		/* overlong */
-		hi = s[0] == 0xed ? 0x9f : hi;		/* surrogates */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		lo = s[0] == 0xf0 ? 0x90 : lo;		/* overlong */
-		hi = s[0] == 0xf4 ? 0x8f : hi;		/* above U+10FFFF */
-	} else {
-		return 0;
-	}
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 char *jsonrpc_format(json_object *msg, size_t *len)
 {
-	const unsigned char *s = (const unsigned char *)json_object_to_json_string_ext(
-		msg, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	size_t n, i = 0, o = 0, c;
+	const char *s = json_object_to_json_string_ext(msg, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t n;
 	char *out;
 
 	if (!s)
 		return NULL;
-	n = strlen((const char *)s);
-	out = malloc(3 * n + 1);	/* every byte might become U+FFFD */
+	n = strlen(s);
+	out = malloc(2 * n + 1);	/* every byte might take two (util/text.h) */
 	if (!out)
 		return NULL;
-	while (i < n) {
-		c = utf8_char(s + i, n - i);
-		if (c) {
-			memcpy(out + o, s + i, c);
-			o += c;
-			i += c;
-		} else {
-			memcpy(out + o, "\xef\xbf\xbd", 3);
-			o += 3;
-			i++;
-		}
-	}
-	out[o] = '\0';
-	*len = o;
+	*len = text_utf8_fix(s, n, out);
 	return out;
 }

@@ -20,7 +20,7 @@ static int take_time(struct mcp_call *c, const char *name, uint64_t *ns, int *ha
 
 	if (!s)
 		return 0;
-	if (units_parse_duration(s, ns))
+	if (units_parse_time(s, ns))
 		return error_set(&c->err, -EINVAL,
 				 "%s wants a time from the capture's start with a unit, such as 500ms, 2s or 1500us, not '%.64s'",
 				 name, s);
@@ -45,23 +45,32 @@ static int take_thresholds(struct mcp_call *c, struct findings_config *f)
 	return 0;
 }
 
-int mcp_call_config(struct mcp_call *c, struct report_config *cfg, uint32_t *pid)
+/* A string argument through the filter's parser (its bounds, its messages). */
+static int take_filter(struct mcp_call *c, struct filter *f, const char *name, int key)
+{
+	const char *s = mcp_args_str(c->args, name);
+
+	return s && filter_take(f, key, s, &c->err) < 0 ? c->err.code : 0;
+}
+
+int mcp_call_config(struct mcp_call *c, struct report_config *cfg)
 {
 	const char *method = mcp_args_str(c->args, "method");
+	struct filter *f = &cfg->filter;
 
 	mcp_traces_default_config(cfg);
-	if (take_time(c, "from", &cfg->from_rel, &cfg->have_from) ||
-	    take_time(c, "to", &cfg->to_rel, &cfg->have_to))
+	if (take_time(c, "from", &f->from_rel, &f->have_from) ||
+	    take_time(c, "to", &f->to_rel, &f->have_to))
 		return c->err.code;
-	if (cfg->have_from && cfg->have_to && cfg->from_rel >= cfg->to_rel)
+	if (f->have_from && f->have_to && f->from_rel >= f->to_rel)
 		return error_set(&c->err, -EINVAL, "from must come before to");
-	if (mcp_args_get(c->args, "pid")) {
-		*pid = mcp_args_int(c->args, "pid", 0);
-		cfg->pids = pid;
-		cfg->nr_pids = 1;
-	}
-	cfg->comm = mcp_args_str(c->args, "comm");
-	cfg->cpus = mcp_args_str(c->args, "cpus");
+	if (mcp_args_get(c->args, "pid"))
+		f->pids[f->nr_pids++] = mcp_args_int(c->args, "pid", 0);
+	if (mcp_args_get(c->args, "tid"))
+		f->tids[f->nr_tids++] = mcp_args_int(c->args, "tid", 0);
+	if (take_filter(c, f, "comm", FILTER_KEY_COMM) ||
+	    take_filter(c, f, "cpus", FILTER_KEY_CPUS))
+		return c->err.code;
 	if (method)
 		cfg->findings.method = strcasecmp(method, "mad") ? OUTLIER_IQR : OUTLIER_MAD;
 	return take_thresholds(c, &cfg->findings);
@@ -114,9 +123,9 @@ int mcp_call_put(struct mcp_call *c, const char *key, json_object *val)
 	return b.nomem ? error_set(&c->err, -ENOMEM, NULL) : 0;
 }
 
-json_object *mcp_call_schema_extend(json_object *schema, const struct render_schema_field *extra)
+json_object *mcp_call_schema_extend(json_object *schema, const struct json_field *extra)
 {
-	json_object *more = render_schema_object(extra, 0, 0), *props, *req, *mprops, *mreq;
+	json_object *more = json_doc_schema(extra, 0), *props, *req, *mprops, *mreq;
 	struct json_build b = { 0 };
 	size_t i;
 

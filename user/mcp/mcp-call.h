@@ -12,7 +12,7 @@
 #include <json.h>
 
 #include "mcp/mcp-tools.h"
-#include "report/render-schema.h"
+#include "report/json-doc.h"
 
 #define MCP_LIMIT_DEFAULT 20	/* rows of each list */
 #define MCP_LIMIT_MAX 1000
@@ -34,7 +34,7 @@ struct mcp_trace *mcp_call_trace(struct mcp_call *c, const char *name);
  * method, thresholds), over the defaults; @pid is where the pid list
  * points. 0, or -EINVAL with c->err.
  */
-int mcp_call_config(struct mcp_call *c, struct report_config *cfg, uint32_t *pid);
+int mcp_call_config(struct mcp_call *c, struct report_config *cfg);
 
 /* c->text from @fmt; -ENOMEM when it cannot be made. */
 int mcp_call_text(struct mcp_call *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -50,6 +50,6 @@ int mcp_call_put(struct mcp_call *c, const char *key, json_object *val);
  * @schema (taken) with the fields @extra too (a tool's own beside a
  * document's); NULL on ENOMEM.
  */
-json_object *mcp_call_schema_extend(json_object *schema, const struct render_schema_field *extra);
+json_object *mcp_call_schema_extend(json_object *schema, const struct json_field *extra);
 
 #endif

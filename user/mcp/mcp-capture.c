@@ -6,7 +6,7 @@
 
 #include "mcp/mcp-capture.h"
 #include "report/json-build.h"
-#include "report/render-schema.h"
+#include "report/json-doc.h"
 #include "report/render.h"
 
 static json_object *ids_array(const struct mcp_traces *t)
@@ -37,31 +37,31 @@ int mcp_capture_load(struct mcp_call *c)
 	if (mcp_traces_load(c->traces, path, id, &tr, &c->err))
 		return c->err.code;
 	r = tr->base;
-	c->doc = render_json_object(r, &v);
+	c->doc = render_json_object(r, &v, NULL);
 	if (!c->doc || mcp_call_put(c, "trace_id", json_object_new_string(tr->id)) ||
 	    mcp_call_put(c, "loaded", ids_array(c->traces)))
 		return error_set(&c->err, -ENOMEM, NULL);
 	return mcp_call_text(c,
 			     "Loaded %s as trace '%s': %" PRIu64 " events on %u CPUs over %s, %" PRIu64
 			     " records lost%s%s%s.\nLoaded traces: %s. Next: run_all_analyzers, get_trace_summary or an analyze_* tool with trace_id '%s'.",
-			     path, tr->id, r->events, r->nr_cpus,
-			     render_ns(r->window_ns, window, sizeof(window)), r->lost,
-			     r->truncated || r->damaged ? "; " : "",
-			     r->damaged ? "damaged: " : r->truncated ? "cut short: " : "",
-			     r->truncated || r->damaged ? r->problem : "",
+			     path, tr->id, r->model->events, r->nr_cpus,
+			     render_ns(r->model->window_ns, window, sizeof(window)), r->model->lost,
+			     r->model->truncated || r->model->damaged ? "; " : "",
+			     r->model->damaged ? "damaged: " : r->model->truncated ? "cut short: " : "",
+			     r->model->truncated || r->model->damaged ? r->model->problem : "",
 			     mcp_traces_ids(c->traces, ids, sizeof(ids)), tr->id);
 }
 
-static const struct render_schema_field load_fields[] = {
-	{ "trace_id", SCHEMA_STR, NULL, 0, "the id that names the trace in other tools", 0 },
-	{ "loaded", SCHEMA_STRS, NULL, 0, "the ids of every trace loaded", 0 },
+static const struct json_field load_fields[] = {
+	{ .name = "trace_id", .type = JSON_STR, .description = "the id that names the trace in other tools" },
+	{ .name = "loaded", .type = JSON_STRS, .description = "the ids of every trace loaded" },
 	{ NULL },
 };
 
 json_object *mcp_capture_load_schema(const struct mcp_tool *t)
 {
 	(void)t;
-	return mcp_call_schema_extend(render_schema_report(0), load_fields);
+	return mcp_call_schema_extend(render_json_schema(0), load_fields);
 }
 
 int mcp_capture_unload(struct mcp_call *c)
@@ -80,16 +80,16 @@ int mcp_capture_unload(struct mcp_call *c)
 			     c->traces->n ? mcp_traces_ids(c->traces, ids, sizeof(ids)) : "none");
 }
 
-static const struct render_schema_field unload_fields[] = {
-	{ "trace_id", SCHEMA_STR, NULL, 0, "the trace unloaded", 0 },
-	{ "loaded", SCHEMA_STRS, NULL, 0, "the ids of the traces still loaded", 0 },
+static const struct json_field unload_fields[] = {
+	{ .name = "trace_id", .type = JSON_STR, .description = "the trace unloaded" },
+	{ .name = "loaded", .type = JSON_STRS, .description = "the ids of the traces still loaded" },
 	{ NULL },
 };
 
 json_object *mcp_capture_unload_schema(const struct mcp_tool *t)
 {
 	(void)t;
-	return render_schema_object(unload_fields, 0, 0);
+	return json_doc_schema(unload_fields, 0);
 }
 
 /* The events of the types an analyzer needs. */
@@ -128,9 +128,9 @@ static void analyzers_line(FILE *out, const struct report *r, const char *title,
 	unsigned int i;
 
 	fprintf(out, "\n%s:", title);
-	for (i = 0; i < mcp_tools_len; i++) {
-		if (mcp_tools[i].analyzer && !needed_events(r, &mcp_tools[i]) == !with) {
-			fprintf(out, "%s%s", sep, mcp_tools[i].name);
+	for (i = 0; i < mcp_tools_count(); i++) {
+		if (mcp_tools_at(i)->analyzer && !needed_events(r, mcp_tools_at(i)) == !with) {
+			fprintf(out, "%s%s", sep, mcp_tools_at(i)->name);
 			sep = ", ";
 		}
 	}
@@ -142,7 +142,7 @@ static void analyzers_line(FILE *out, const struct report *r, const char *title,
 static int write_summary_text(const void *ctx, FILE *out)
 {
 	const struct report *r = ctx;
-	struct report_view v = { .sections = SECTION_CPU, .top = MCP_LIMIT_DEFAULT };
+	struct report_view v = { .sections = analyzer_section("cpu"), .top = MCP_LIMIT_DEFAULT };
 	const char *sep = " ";
 	unsigned int i;
 	int ret = render_text(r, &v, out);
@@ -164,19 +164,19 @@ static int write_summary_text(const void *ctx, FILE *out)
 
 int mcp_capture_summary(struct mcp_call *c)
 {
-	struct report_view v = { .sections = SECTION_CPU, .top = MCP_LIMIT_DEFAULT };
+	struct report_view v = { .sections = analyzer_section("cpu"), .top = MCP_LIMIT_DEFAULT };
 	struct mcp_trace *tr = mcp_call_trace(c, "trace_id");
 	struct json_build b = { 0 };
 	json_object *a;
 	unsigned int i;
 
-	if (!tr)
+	if (!tr || mcp_traces_check(tr, &c->err))
 		return c->err.code;
-	c->doc = render_json_object(tr->base, &v);
+	c->doc = render_json_object(tr->base, &v, NULL);
 	a = json_object_new_array();
-	for (i = 0; i < mcp_tools_len; i++)
-		if (mcp_tools[i].analyzer)
-			json_build_push(&b, a, analyzer(&b, tr->base, &mcp_tools[i]));
+	for (i = 0; i < mcp_tools_count(); i++)
+		if (mcp_tools_at(i)->analyzer)
+			json_build_push(&b, a, analyzer(&b, tr->base, mcp_tools_at(i)));
 	if (!c->doc || b.nomem || mcp_call_put(c, "analyzers", a) ||
 	    mcp_call_put(c, "trace_id", json_object_new_string(tr->id))) {
 		if (!c->doc || b.nomem)
@@ -186,22 +186,22 @@ int mcp_capture_summary(struct mcp_call *c)
 	return mcp_call_text_from(c, write_summary_text, tr->base);
 }
 
-static const struct render_schema_field analyzer_fields[] = {
-	{ "name", SCHEMA_STR, NULL, 0, "the tool", 0 },
-	{ "applies", SCHEMA_BOOL, NULL, 0, "whether the capture has the events it needs", 0 },
-	{ "events", SCHEMA_INT, NULL, 0, "how many of those events the capture has", 0 },
-	{ "needs", SCHEMA_STRS, NULL, 0, "the event types it analyses", 0 },
+static const struct json_field analyzer_fields[] = {
+	{ .name = "name", .type = JSON_STR, .description = "the tool" },
+	{ .name = "applies", .type = JSON_BOOL, .description = "whether the capture has the events it needs" },
+	{ .name = "events", .type = JSON_INT, .description = "how many of those events the capture has" },
+	{ .name = "needs", .type = JSON_STRS, .description = "the event types it analyses" },
 	{ NULL },
 };
 
-static const struct render_schema_field summary_fields[] = {
-	{ "trace_id", SCHEMA_STR, NULL, 0, "the trace", 0 },
-	{ "analyzers", SCHEMA_ARR, analyzer_fields, 0, "which analyzers have data to work on", 0 },
+static const struct json_field summary_fields[] = {
+	{ .name = "trace_id", .type = JSON_STR, .description = "the trace" },
+	{ .name = "analyzers", .type = JSON_ARR, .sub = analyzer_fields, .description = "which analyzers have data to work on" },
 	{ NULL },
 };
 
 json_object *mcp_capture_summary_schema(const struct mcp_tool *t)
 {
 	(void)t;
-	return mcp_call_schema_extend(render_schema_report(SECTION_CPU), summary_fields);
+	return mcp_call_schema_extend(render_json_schema(analyzer_section("cpu")), summary_fields);
 }

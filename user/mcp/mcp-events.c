@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture/input.h"
+#include <stdlib.h>
+
 #include "decode/record.h"
 #include "mcp/mcp-events.h"
+#include "model/event-json.h"
+#include "model/model.h"
 #include "report/json-build.h"
 #include "report/render.h"
 #include "util/units.h"
@@ -16,7 +19,7 @@ const char *const mcp_events_types[] = {
 	"subbuf", "time", "cpu", "task", "sched_switch", "sched_waking", "sched_migrate",
 	"fork", "exec", "exit", "free", "irq_entry", "irq_exit", "irq_name",
 	"softirq_entry", "softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",
-	"sample", "map", "file", "throttle", "lost", "garbage", NULL
+	"sample", "map", "file", "throttle", "stack", "lost", "garbage", NULL
 };
 
 _Static_assert(sizeof(mcp_events_types) / sizeof(mcp_events_types[0]) == KTP_REC_NR_TYPES + 2,
@@ -100,54 +103,21 @@ static int names_pid(const struct event *ev, int64_t pid)
 	return m.found;
 }
 
-struct fields {
-	struct json_build *b;
-	json_object *o;
-};
-
-static void put_u64(void *ctx, const char *key, uint64_t v)
-{
-	struct fields *f = ctx;
-
-	json_build_put(f->b, f->o, key, json_object_new_uint64(v));
-}
-
-static void put_s64(void *ctx, const char *key, int64_t v)
-{
-	struct fields *f = ctx;
-
-	json_build_put(f->b, f->o, key, json_object_new_int64(v));
-}
-
-static void put_hex(void *ctx, const char *key, uint64_t v)
-{
-	struct fields *f = ctx;
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	json_build_put(f->b, f->o, key, json_object_new_string(buf));
-}
-
-static void put_str(void *ctx, const char *key, const char *v)
-{
-	struct fields *f = ctx;
-
-	json_build_put(f->b, f->o, key, json_object_new_string(v));
-}
-
 /* The event as `ktprof dump --json` writes it, with its time from the session's start. */
 static json_object *event_object(struct query *q, const struct event *ev)
 {
-	static const struct record_sink sink = { put_u64, put_s64, put_hex, put_str };
-	struct fields f = { &q->b, json_object_new_object() };
-	const char *name = event_type_name(ev->type);
+	json_object *o = NULL;
+	size_t len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
 
-	json_build_put(&q->b, f.o, "ts_ns", json_object_new_uint64(ev->ts));
-	json_build_put(&q->b, f.o, "rel_ns", json_object_new_int64((int64_t)(ev->ts - q->session_start)));
-	json_build_put(&q->b, f.o, "cpu", json_object_new_uint64(ev->cpu));
-	json_build_put(&q->b, f.o, "type", json_object_new_string(name ? name : "unknown"));
-	record_fields(ev, &sink, &f);
-	return f.o;
+	if (f) {
+		event_json_write(f, ev, EVENT_JSON_REL, q->session_start, NULL);
+		if (!fclose(f))
+			o = json_tokener_parse(text);
+	}
+	free(text);
+	return o;
 }
 
 /* --- The scan --- */
@@ -163,60 +133,54 @@ static int matches(const struct query *q, const struct event *ev)
 	return q->pid < 0 || names_pid(ev, q->pid);
 }
 
-/* 1: the page is done; 0: go on. */
-static int take(struct query *q, const struct event *ev)
+/* MODEL_STOP: the page is done; 0: go on. */
+static int take(void *ctx, const struct event *ev)
 {
+	struct query *q = ctx;
 	struct event_key k = { ev->ts, ev->cpu, ev->seq };
 
+	if (ev->ts >= q->to)
+		return MODEL_STOP;
 	if (ev->ts < q->from || (q->have_start && before(&k, &q->start)) || !matches(q, ev))
 		return 0;
 	if (q->n == q->limit) {
 		q->more = 1;
 		q->next = k;
-		return 1;
+		return MODEL_STOP;
 	}
 	json_build_push(&q->b, q->events, event_object(q, ev));
 	q->n++;
 	return q->b.nomem ? -ENOMEM : 0;
 }
 
+static const struct sched_ops query_ops = { .event = take };
+
+/* A pass of the model over the capture, until the page is full. */
 static int scan(struct query *q, const char *path, struct error *err, char *problem, size_t len)
 {
-	struct input *in = input_open(path, err);
-	const struct meta *meta;
-	struct merge *m;
-	struct event ev;
+	/* Damage ends a CPU's stream, as in the report. */
+	struct model_config mc = { .tolerant = 1 };
+	struct model *m;
 	int ret;
 
-	if (!in)
+	mc.filter.from_rel = q->from;
+	mc.filter.have_from = q->from > 0;
+	mc.filter.to_rel = q->to;
+	mc.filter.have_to = q->to != UINT64_MAX;
+	m = model_open(path, &mc, err);
+	if (!m)
 		return err->code;
-	meta = input_meta(in);
-	q->session_start = meta && meta->have_session ? meta->clock_boot : 0;
-	if (q->to != UINT64_MAX || q->from) {
-		if (!q->session_start) {
-			input_close(in);
-			return error_set(err, -ERROR_NO_META,
-					 "%s: from/to need the session's start time, and it has no session metadata",
-					 path);
-		}
-		q->from += q->session_start;
-		q->to = q->to == UINT64_MAX ? UINT64_MAX : q->to + q->session_start;
-	}
-	m = merge_new();
-	ret = m ? input_add_streams(in, m) : -ENOMEM;
-	if (m)
-		merge_set_tolerant(m, 1);	/* damage ends a CPU's stream, as in the report */
-	while (!ret && (ret = merge_next(m, &ev)) > 0 && ev.ts < q->to)
-		ret = take(q, &ev);
-	if (ret >= 0 && m && merge_damaged(m))
+	q->session_start = m->session_start;
+	q->from = m->from;
+	q->to = m->to;
+	ret = model_add_client(m, &query_ops, q, 0);
+	if (!ret)
+		ret = model_run(m, err);
+	if (!ret && m->damaged)
 		snprintf(problem, len, "damaged: %s; the events after the damage are missing",
-			 input_problem(in));
-	if (ret < 0)
-		error_set(err, ret, "reading %s: %s", path,
-			  ret == -EBADMSG ? input_problem(in) : error_str(ret));
-	merge_free(m);
-	input_close(in);
-	return ret < 0 ? ret : 0;
+			 m->problem);
+	model_close(m);
+	return ret;
 }
 
 /* --- The tool --- */
@@ -248,7 +212,7 @@ static int parse_query(struct mcp_call *c, struct query *q)
 	q->cpu = mcp_args_int(c->args, "cpu", -1);
 	q->pid = mcp_args_int(c->args, "pid", -1);
 	q->limit = mcp_args_int(c->args, "limit", MCP_EVENTS_DEFAULT);
-	if ((from && units_parse_duration(from, &q->from)) || (to && units_parse_duration(to, &q->to)))
+	if ((from && units_parse_time(from, &q->from)) || (to && units_parse_time(to, &q->to)))
 		return error_set(&c->err, -EINVAL,
 				 "from and to want a time from the capture's start with a unit, such as 500ms, 2s or 1500us");
 	if (from && to && q->from >= q->to)
@@ -294,28 +258,25 @@ int mcp_events_query(struct mcp_call *c)
 			     *problem ? " " : "", problem);
 }
 
-static const struct render_schema_field event_fields[] = {
-	{ "ts_ns", SCHEMA_INT, NULL, 0, "CLOCK_BOOTTIME", 0 },
-	{ "rel_ns", SCHEMA_INT, NULL, 0, "from the session's start", 0 },
-	{ "cpu", SCHEMA_INT, NULL, 0, NULL, 0 },
-	{ "type", SCHEMA_STR, NULL, 0, "sched_switch, sched_waking, ...", 0 },
+static const struct json_field event_fields[] = {
+	{ .name = "ts_ns", .type = JSON_INT, .description = "CLOCK_BOOTTIME" },
+	{ .name = "rel_ns", .type = JSON_INT, .description = "from the session's start" },
+	{ .name = "cpu", .type = JSON_INT },
+	{ .name = "type", .type = JSON_STR, .description = "sched_switch, sched_waking, ..." },
 	{ NULL },
 };
 
-static const struct render_schema_field query_fields[] = {
-	{ "trace_id", SCHEMA_STR, NULL, 0, "the trace", 0 },
-	{ "events", SCHEMA_ARR, event_fields, SCHEMA_EXTRA,
-	  "in time order; each with its record's fields, as ktprof dump --json", 0 },
-	{ "returned", SCHEMA_INT, NULL, 0, "how many events this page holds", 0 },
-	{ "next_cursor", SCHEMA_STR, NULL, SCHEMA_OPTIONAL,
-	  "present when more events match: pass it as cursor for the next page", 0 },
-	{ "problem", SCHEMA_STR, NULL, 0, "why events may be missing (a damaged capture); \"\"",
-	  0 },
+static const struct json_field query_fields[] = {
+	{ .name = "trace_id", .type = JSON_STR, .description = "the trace" },
+	{ .name = "events", .type = JSON_ARR, .sub = event_fields, .flags = JSON_EXTRA, .description = "in time order; each with its record's fields, as ktprof dump --json" },
+	{ .name = "returned", .type = JSON_INT, .description = "how many events this page holds" },
+	{ .name = "next_cursor", .type = JSON_STR, .flags = JSON_OPTIONAL, .description = "present when more events match: pass it as cursor for the next page" },
+	{ .name = "problem", .type = JSON_STR, .description = "why events may be missing (a damaged capture); \"\"" },
 	{ NULL },
 };
 
 json_object *mcp_events_schema(const struct mcp_tool *t)
 {
 	(void)t;
-	return render_schema_object(query_fields, 0, 0);
+	return json_doc_schema(query_fields, 0);
 }

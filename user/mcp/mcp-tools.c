@@ -15,6 +15,7 @@
 #include "mcp/mcp-events.h"
 #include "mcp/mcp-report.h"
 #include "report/json-build.h"
+#include "report/findings.h"
 #include "report/render.h"
 
 /* --- Arguments --- */
@@ -56,6 +57,11 @@ static const struct mcp_arg arg_pid = {
 	.description = "only this process (thread group id) and its threads; per-CPU figures stay whole",
 	.min = 1, .max = INT32_MAX,
 };
+static const struct mcp_arg arg_tid = {
+	.name = "tid", .type = MCP_ARG_INT,
+	.description = "only this thread (with pid or comm: either); per-CPU figures stay whole",
+	.min = 1, .max = INT32_MAX,
+};
 static const struct mcp_arg arg_comm = {
 	.name = "comm", .type = MCP_ARG_STRING,
 	.description = "only processes whose main thread had this name (up to 15 characters)",
@@ -89,18 +95,27 @@ static const struct mcp_arg arg_category = {
 	"(switch rate), cpu (CPU utilization) or all (default)",
 	.choices = mcp_report_categories,
 };
-/* findings_rules[]' names and min-samples (tests/unit/test-mcp.c checks they match). */
-static const char *const rules[] = {
-	"loss", "runqueue", "wakeup", "cpu-busy", "imbalance", "irq", "migrations",
-	"preempted", "min-samples", NULL
-};
-static const struct mcp_arg arg_thresholds = {
+/* The rules' names and min-samples (made from the analyses' rules on first use). */
+static const char *rules[FINDINGS_MAX_RULES + 2];
+static char thresholds_help[1200];
+static struct mcp_arg arg_thresholds = {
 	.name = "thresholds", .type = MCP_ARG_NUMBERS,
-	.description = "rule thresholds: runqueue (ms, 10), wakeup (ms, 5), cpu-busy (%, 95), imbalance "
-	"(points, 40), irq (%, 10), migrations (/s, 100), preempted (/s, 200), loss "
-	"(records, 0), min-samples (10), e.g. {\"runqueue\": 2}",
+	.description = thresholds_help,
 	.choices = rules,
 };
+
+static void make_thresholds(void)
+{
+	const struct findings_rule *x;
+	unsigned int i;
+
+	for (i = 0; i < FINDINGS_MAX_RULES && (x = findings_rule_at(i)); i++)
+		rules[i] = x->name;
+	rules[i] = "min-samples";
+	snprintf(thresholds_help, sizeof(thresholds_help),
+		 "rule thresholds: %s, e.g. {\"runqueue\": 2}", findings_rules_help());
+}
+
 static const struct mcp_arg arg_a = {
 	.name = "a", .type = MCP_ARG_STRING,
 	.description = "trace A (before, the baseline), as load_capture named it",
@@ -142,7 +157,7 @@ static const struct mcp_arg arg_cursor = {
 	.description = "the next_cursor of the previous page", .max_len = 80,
 };
 
-#define FILTERS &arg_from, &arg_to, &arg_pid, &arg_comm, &arg_cpus
+#define FILTERS &arg_from, &arg_to, &arg_pid, &arg_tid, &arg_comm, &arg_cpus
 
 static const struct mcp_arg *const args_none[] = { NULL };
 static const struct mcp_arg *const args_load[] = { &arg_path, &arg_trace_name, NULL };
@@ -163,7 +178,7 @@ static const struct mcp_arg *const args_outliers[] = {
 	&arg_trace, &arg_method, &arg_category, &arg_limit, FILTERS, NULL
 };
 static const struct mcp_arg *const args_profile[] = {
-	&arg_trace, &arg_top, &arg_from, &arg_to, &arg_pid, &arg_comm, NULL
+	&arg_trace, &arg_top, &arg_from, &arg_to, &arg_pid, &arg_tid, &arg_comm, NULL
 };
 static const struct mcp_arg *const args_events[] = {
 	&arg_trace, &arg_from, &arg_to, &arg_event_cpu, &arg_event_pid, &arg_event_types,
@@ -175,9 +190,13 @@ static const struct mcp_arg *const args_compare[] = {
 
 /* --- The table --- */
 
-#define NEED(t) (1u << KTP_REC_##t)
+static const struct mcp_arg *const *const analysis_args[] = {
+	[ARGS_ANALYSIS] = args_analysis, [ARGS_CPUS] = args_cpus, [ARGS_IRQS] = args_irqs,
+	[ARGS_FINDINGS] = args_findings, [ARGS_OUTLIERS] = args_outliers,
+	[ARGS_PROFILE] = args_profile,
+};
 
-const struct mcp_tool mcp_tools[] = {
+static const struct mcp_tool head[] = {
 	{ "load_capture", "Load a capture",
 	  "Load a ktprof capture file or raw dump directory for analysis, under a trace id; "
 	  "several traces may be loaded at once (up to 8). Analyses the whole capture once; "
@@ -193,88 +212,74 @@ const struct mcp_tool mcp_tools[] = {
 	  "The analysis tools, what each answers and the event types it needs.",
 	  args_none, 0, 0, 0, NULL, mcp_tools_list_analyzers, mcp_tools_analyzers_schema },
 	{ "run_all_analyzers", "Run every analysis",
-	  "Every analysis of ktprof report at once (CPU utilization, runtime, wakeup and "
-	  "runqueue latency, task states, migrations, preemption, wakers, interrupts, findings, "
-	  "outliers, CPU profile), as `ktprof report --json`; lists cut at limit.",
-	  args_analysis, SECTION_ALL, 0, 0, NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_cpu_utilization", "CPU utilization",
-	  "Per CPU: busy and idle time, utilization, hardirq/softirq/work-item time, context "
-	  "switches per second, migrations in and out, IPIs, time unknown (lost records, "
-	  "offline); and the machine's total.",
-	  args_cpus, SECTION_CPU, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_process_runtime", "Runtime per thread and process",
-	  "Per thread and per process, by runtime: runtime, % of one CPU and of the machine, "
-	  "voluntary and involuntary switches, slice lengths.",
-	  args_analysis, SECTION_RUNTIME, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_wakeup_latency", "Wakeup and runqueue latency",
-	  "Wakeup latency (waking to running) and runqueue latency (preempted to running): "
-	  "count, min, mean, p50, p90, p99, p99.9, max, overall, per CPU, and per thread and "
-	  "process, worst p99 wakeup latency first.",
-	  args_analysis, SECTION_LATENCY, 1, NEED(WAKING), "latency.wakeup.p99_ns",
-	  mcp_report_analysis, mcp_report_analysis_schema },
-	{ "analyze_task_states", "Task states",
-	  "Per thread: time running, runnable, sleeping (S), blocked (D), other and unknown.",
-	  args_analysis, SECTION_STATES, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_migrations", "Migrations",
-	  "Migrations by same-LLC, cross-LLC and cross-NUMA (from the recorded topology): in "
-	  "total, per CPU pair and per thread.",
-	  args_analysis, SECTION_MIGRATIONS, 1, NEED(MIGRATE), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_preemptions", "Preemptions",
-	  "Who preempts whom: (preemptor, preempted) thread pairs by count.",
-	  args_analysis, SECTION_PREEMPTION, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "analyze_irqs", "Interrupts",
-	  "Hardirq, softirq and work-item time per CPU and per handler, with the distribution "
-	  "of their durations; IPIs per function.",
-	  args_irqs, SECTION_IRQ, 1,
-	  NEED(IRQ_ENTRY) | NEED(SOFTIRQ_ENTRY) | NEED(WQ_START) | NEED(IPI_SEND), NULL,
-	  mcp_report_analysis, mcp_report_analysis_schema },
-	{ "analyze_wakers", "Wakers",
-	  "Who wakes whom: waker -> wakee edges (threads, idle CPUs, hardirqs, softirqs) by "
-	  "count, with the wakee's wakeup latency.",
-	  args_analysis, SECTION_WAKERS, 1, NEED(WAKING), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "find_scheduling_bottlenecks", "Scheduling bottlenecks",
-	  "Rule-based findings, ranked: losses, CPUs with high p99 runqueue latency, threads "
-	  "with high p99 wakeup latency, busy CPUs, load imbalance, IRQ-heavy CPUs, threads "
-	  "that migrate or are preempted too often; each names its rule, threshold and value.",
-	  args_findings, SECTION_FINDINGS, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "detect_outliers", "Outliers",
-	  "Outlying threads (p99 wakeup latency, runtime, switch rate) and CPUs (utilization) "
-	  "by IQR or MAD, with their limit and score.",
-	  args_outliers, SECTION_OUTLIERS, 1, NEED(SWITCH), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
-	{ "get_profile", "CPU profile",
-	  "The CPU profile of the samples: top symbols by self and total samples, overall and "
-	  "per process.",
-	  args_profile, SECTION_PROFILE, 1, NEED(SAMPLE), NULL, mcp_report_analysis,
-	  mcp_report_analysis_schema },
+	  "Every analysis of ktprof report at once, as `ktprof report --json`; lists cut at "
+	  "limit.",
+	  args_analysis, 0, 0, 0, NULL, mcp_report_analysis, mcp_report_analysis_schema },
+};
+
+static const struct mcp_tool tail[] = {
 	{ "query_events", "Query raw events",
 	  "The capture's decoded events in time order (as ktprof dump --json), filtered by "
 	  "window, CPU, pid and type, a page at a time: pass next_cursor back for the next.",
 	  args_events, 0, 0, 0, NULL, mcp_events_query, mcp_events_schema },
 	{ "compare_traces", "Compare two traces",
 	  "ktprof diff of two loaded traces: every figure per CPU, process and thread (matched "
-	  "by name), distributions tested for a real change (Mann-Whitney U), and a verdict "
-	  "ranking the changes that matter most.",
+	  "by name) and each thread's critical path by cause, distributions tested for a real "
+	  "change (Mann-Whitney U), and a verdict ranking the changes that matter most.",
 	  args_compare, 0, 0, 0, NULL, mcp_report_compare, mcp_report_compare_schema },
 };
 
-const unsigned int mcp_tools_len = sizeof(mcp_tools) / sizeof(mcp_tools[0]);
+#define NR_HEAD (sizeof(head) / sizeof(head[0]))
+#define NR_TAIL (sizeof(tail) / sizeof(tail[0]))
+
+static struct mcp_tool table[NR_HEAD + REPORT_MAX_ANALYZERS + NR_TAIL];
+static unsigned int table_len;
+
+/* The fixed tools around one per analysis, as the analyses' table says. */
+static void make_table(void)
+{
+	unsigned int i;
+
+	if (table_len)
+		return;
+	make_thresholds();
+	for (i = 0; i < NR_HEAD; i++)
+		table[table_len++] = head[i];
+	table[NR_HEAD - 1].sections = analyzer_sections_all();
+	for (i = 0; i < nr_analyzers; i++) {
+		const struct analyzer_tool *t = &analyzers[i]->tool;
+
+		if (!t->name)
+			continue;
+		table[table_len++] = (struct mcp_tool){
+			t->name, t->title, t->description, analysis_args[t->args], 1u << i, 1,
+			t->needs, t->order, mcp_report_analysis, mcp_report_analysis_schema,
+		};
+	}
+	for (i = 0; i < NR_TAIL; i++)
+		table[table_len++] = tail[i];
+}
+
+unsigned int mcp_tools_count(void)
+{
+	make_table();
+	return table_len;
+}
+
+const struct mcp_tool *mcp_tools_at(unsigned int i)
+{
+	make_table();
+	return i < table_len ? &table[i] : NULL;
+}
 
 const struct mcp_tool *mcp_tools_find(const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < mcp_tools_len; i++)
-		if (!strcmp(mcp_tools[i].name, name))
-			return &mcp_tools[i];
+	make_table();
+	for (i = 0; i < table_len; i++)
+		if (!strcmp(table[i].name, name))
+			return &table[i];
 	return NULL;
 }
 
@@ -301,8 +306,8 @@ int mcp_tools_list_analyzers(struct mcp_call *c)
 
 	c->doc = json_object_new_object();
 	f = open_memstream(&c->text, &len);
-	for (i = 0; i < mcp_tools_len; i++) {
-		const struct mcp_tool *t = &mcp_tools[i];
+	for (i = 0; i < mcp_tools_count(); i++) {
+		const struct mcp_tool *t = mcp_tools_at(i);
 		json_object *o;
 
 		if (!t->analyzer)
@@ -324,23 +329,23 @@ int mcp_tools_list_analyzers(struct mcp_call *c)
 	return 0;
 }
 
-static const struct render_schema_field analyzer_fields[] = {
-	{ "name", SCHEMA_STR, NULL, 0, "the tool", 0 },
-	{ "title", SCHEMA_STR, NULL, 0, NULL, 0 },
-	{ "description", SCHEMA_STR, NULL, 0, NULL, 0 },
-	{ "needs", SCHEMA_STRS, NULL, 0, "the event types it analyses", 0 },
+static const struct json_field analyzer_fields[] = {
+	{ .name = "name", .type = JSON_STR, .description = "the tool" },
+	{ .name = "title", .type = JSON_STR },
+	{ .name = "description", .type = JSON_STR },
+	{ .name = "needs", .type = JSON_STRS, .description = "the event types it analyses" },
 	{ NULL },
 };
 
-static const struct render_schema_field analyzers_fields[] = {
-	{ "analyzers", SCHEMA_ARR, analyzer_fields, 0, NULL, 0 },
+static const struct json_field analyzers_fields[] = {
+	{ .name = "analyzers", .type = JSON_ARR, .sub = analyzer_fields },
 	{ NULL },
 };
 
 json_object *mcp_tools_analyzers_schema(const struct mcp_tool *t)
 {
 	(void)t;
-	return render_schema_object(analyzers_fields, 0, 0);
+	return json_doc_schema(analyzers_fields, 0);
 }
 
 /* --- tools/list and tools/call --- */
@@ -361,8 +366,8 @@ json_object *mcp_tools_list(void)
 	json_object *res = json_object_new_object(), *a = json_object_new_array();
 	unsigned int i;
 
-	for (i = 0; i < mcp_tools_len; i++) {
-		const struct mcp_tool *t = &mcp_tools[i];
+	for (i = 0; i < mcp_tools_count(); i++) {
+		const struct mcp_tool *t = mcp_tools_at(i);
 		json_object *o = json_object_new_object();
 
 		json_build_put(&b, o, "name", json_object_new_string(t->name));

@@ -29,8 +29,9 @@ struct mcp_tool {
 	json_object *(*output_schema)(const struct mcp_tool *t);	/* NULL on ENOMEM */
 };
 
-extern const struct mcp_tool mcp_tools[];
-extern const unsigned int mcp_tools_len;
+/* The tools, in the order tools/list gives them. */
+unsigned int mcp_tools_count(void);
+const struct mcp_tool *mcp_tools_at(unsigned int i);
 
 /* The tool named @name, or NULL. */
 const struct mcp_tool *mcp_tools_find(const char *name);

@@ -1,45 +1,71 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mcp/mcp-traces.h"
+#include "util/hash.h"
 
 void mcp_traces_default_config(struct report_config *cfg)
 {
-	*cfg = (struct report_config){ .source = 0, .symbols = 1 };
+	*cfg = (struct report_config){ .source = 0 };
 }
 
-/*
- * Settings as text, to tell whether two configurations analyse alike;
- * -1 when they do not fit (never equal then).
- */
-static int config_key(const struct report_config *c, char *buf, size_t len)
+/* Whether two configurations analyse alike. */
+static int same_config(const struct report_config *a, const struct report_config *b)
 {
-	size_t off;
-	int n, i;
+	int i;
 
-	n = snprintf(buf, len, "%d:%llu:%d:%llu:%d:%d:%d:%s:%s:%s:%llu:%d:", c->have_from,
-		     (unsigned long long)c->from_rel, c->have_to, (unsigned long long)c->to_rel,
-		     c->profile, c->symbols, c->source, c->comm ? c->comm : "-",
-		     c->cpus ? c->cpus : "-", c->symfs ? c->symfs : "-",
-		     (unsigned long long)c->findings.min_samples, c->findings.method);
-	for (i = 0; n >= 0 && (size_t)n < len && i < RULE_NR; i++) {
-		off = n;
-		n += snprintf(buf + off, len - off, "%a,", c->findings.threshold[i]);
-	}
-	for (i = 0; n >= 0 && (size_t)n < len && i < (int)c->nr_pids; i++) {
-		off = n;
-		n += snprintf(buf + off, len - off, "%u,", c->pids[i]);
-	}
-	return n >= 0 && (size_t)n < len ? 0 : -1;
+	if (!filter_equal(&a->filter, &b->filter) || a->profile != b->profile ||
+	    a->source != b->source || !a->symfs != !b->symfs ||
+	    (a->symfs && strcmp(a->symfs, b->symfs)) ||
+	    a->findings.min_samples != b->findings.min_samples ||
+	    a->findings.method != b->findings.method)
+		return 0;
+	for (i = 0; i < FINDINGS_MAX_RULES; i++)
+		if (a->findings.threshold[i] != b->findings.threshold[i])
+			return 0;
+	return 1;
 }
 
 static int same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
 	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * What a raw dump directory holds: its entries' names and identities
+ * (inode, size, modification time), summed so that their order does not
+ * matter. A cpuN file rewritten in place leaves the directory's own stat
+ * as it was. 0 for a file (its stat says it all).
+ */
+static uint64_t fingerprint(const char *path, const struct stat *st)
+{
+	struct dirent *e;
+	uint64_t sum = 0;
+	struct stat es;
+	DIR *d;
+
+	if (!S_ISDIR(st->st_mode) || !(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d))) {
+		uint64_t id[4] = { 0 };
+
+		if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &es, AT_SYMLINK_NOFOLLOW))
+			continue;
+		id[0] = es.st_ino;
+		id[1] = (uint64_t)es.st_size;
+		id[2] = (uint64_t)es.st_mtim.tv_sec;
+		id[3] = (uint64_t)es.st_mtim.tv_nsec;
+		sum += hash_fnv1a(id, sizeof(id), hash_fnv1a(e->d_name, strlen(e->d_name),
+							     HASH_FNV1A_SEED));
+	}
+	closedir(d);
+	return sum;
 }
 
 int mcp_traces_check(const struct mcp_trace *tr, struct error *err)
@@ -49,7 +75,7 @@ int mcp_traces_check(const struct mcp_trace *tr, struct error *err)
 	if (stat(tr->path, &st))
 		return error_set(err, -ESTALE, "%s: %s since it was loaded as '%s'", tr->path,
 				 error_str(-errno), tr->id);
-	if (!same_file(&st, &tr->st))
+	if (!same_file(&st, &tr->st) || fingerprint(tr->path, &st) != tr->fingerprint)
 		return error_set(err, -ESTALE,
 				 "%s changed since it was loaded as '%s': load_capture it again",
 				 tr->path, tr->id);
@@ -140,6 +166,7 @@ int mcp_traces_load(struct mcp_traces *t, const char *path, const char *id,
 		free(tr);
 		return error_set(err, -errno, "%s: %s", path, error_str(-errno));
 	}
+	tr->fingerprint = fingerprint(path, &tr->st);
 	mcp_traces_default_config(&cfg);
 	tr->base = report_run(path, &cfg, err);
 	if (!tr->base) {
@@ -193,50 +220,31 @@ struct mcp_trace *mcp_traces_find(struct mcp_traces *t, const char *id, struct e
 	return t->v[i];
 }
 
-/* @cfg with its strings and pids copied into @run, which then owns them. */
-static int own_config(struct mcp_trace_run *run, struct report_config *cfg, struct error *err)
-{
-	if ((cfg->comm && strlen(cfg->comm) >= sizeof(run->comm)) ||
-	    (cfg->cpus && strlen(cfg->cpus) >= sizeof(run->cpus)) || cfg->nr_pids > REPORT_MAX_PIDS ||
-	    cfg->symfs)
-		return error_set(err, -EINVAL, "settings too long to keep");
-	if (cfg->comm)
-		cfg->comm = strcpy(run->comm, cfg->comm);
-	if (cfg->cpus)
-		cfg->cpus = strcpy(run->cpus, cfg->cpus);
-	if (cfg->nr_pids)
-		cfg->pids = memcpy(run->pids, cfg->pids, cfg->nr_pids * sizeof(*cfg->pids));
-	return 0;
-}
-
 const struct report *mcp_traces_report(struct mcp_trace *tr, const struct report_config *cfg,
 				       struct error *err)
 {
-	char key[sizeof(tr->other->key)], base_key[sizeof(tr->other->key)];
-	struct report_config def, own = *cfg;
+	struct report_config def;
 	struct mcp_trace_run *run;
-	int have_key;
 
-	mcp_traces_default_config(&def);
-	have_key = !config_key(cfg, key, sizeof(key)) &&
-		   !config_key(&def, base_key, sizeof(base_key));
-	if (have_key && !strcmp(key, base_key))
-		return tr->base;
-	if (have_key && tr->other && !strcmp(key, tr->other->key))
-		return tr->other->r;
+	/* Cached or not, what is answered must be what the capture says now. */
 	if (mcp_traces_check(tr, err))
 		return NULL;
+	mcp_traces_default_config(&def);
+	if (same_config(cfg, &def))
+		return tr->base;
+	if (tr->other && same_config(cfg, &tr->other->cfg))
+		return tr->other->r;
 	run = calloc(1, sizeof(*run));
 	if (!run) {
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
-	if (own_config(run, &own, err) || !(run->r = report_run(tr->path, &own, err))) {
+	run->cfg = *cfg;
+	run->r = report_run(tr->path, cfg, err);
+	if (!run->r) {
 		free(run);
 		return NULL;
 	}
-	if (have_key)
-		strcpy(run->key, key);	/* else "": never matches a key */
 	if (tr->other)
 		report_free(tr->other->r);
 	free(tr->other);

@@ -19,21 +19,19 @@
 #define MCP_TRACES_MAX 8
 #define MCP_TRACE_ID_MAX 64
 
-#define MCP_TRACE_CPUS_MAX 256	/* longest CPU list */
+#define MCP_TRACE_CPUS_MAX FILTER_CPUS_LEN	/* longest CPU list */
 
-/* An analysis with other settings, and the strings those settings point to. */
+/* An analysis with other settings. */
 struct mcp_trace_run {
 	struct report *r;
-	char key[1024];			/* the settings as text */
-	char comm[KTP_COMM_LEN];
-	char cpus[MCP_TRACE_CPUS_MAX];
-	uint32_t pids[REPORT_MAX_PIDS];
+	struct report_config cfg;	/* its settings */
 };
 
 struct mcp_trace {
 	char id[MCP_TRACE_ID_MAX + 1];
 	char path[PATH_MAX];
 	struct stat st;			/* the file (or directory) as loaded */
+	uint64_t fingerprint;		/* a directory's entries as loaded */
 	struct report *base;		/* the whole capture, default settings */
 	struct mcp_trace_run *other;	/* the last call's with other settings */
 };

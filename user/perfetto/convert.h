@@ -1,23 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Capture to Perfetto trace: what the three views (scheduler, threads,
- * samples) share, and the interface each implements. The converter hands
- * every event, in global time order, to the task table and the symbolizer,
- * then to each enabled view; memory stays bounded by tasks, CPUs and
- * distinct stacks, whatever the number of records.
+ * samples) share, and the interface each implements. The views are one
+ * client of the model (model/model.h), which takes every event in global
+ * time order first (who each pid is, who runs on each CPU, the symbols)
+ * and hands the window's events to each enabled view; memory stays bounded
+ * by tasks, CPUs and distinct stacks, whatever the number of records.
  */
 #ifndef KTPROF_CONVERT_H
 #define KTPROF_CONVERT_H
 
 #include <stdint.h>
 
-#include "decode/merge.h"
-#include "decode/meta.h"
-#include "decode/relay-decode.h"
-#include "decode/task-table.h"
+#include "model/model.h"
 #include "perfetto/pf-bundle.h"
 #include "perfetto/pf-out.h"
-#include "symbols/symbolizer.h"
 
 /* Trusted packet sequence ids: one per interning scope. */
 enum {
@@ -39,49 +36,42 @@ enum pf_clock {
 	PF_CLOCK_BOOTTIME = 6,
 };
 
-#define CONVERT_MAX_IRQS 1024	/* IRQ numbers named; others stay "irq" */
-
 struct convert_config {
 	int view_sched, view_threads, view_samples;
-	uint64_t from_ns, to_ns;	/* CLOCK_BOOTTIME window; 0: open */
-	const uint32_t *pids;		/* thread view and samples: only these */
-	unsigned int nr_pids;		/*   processes (thread group ids) */
-	const char *comm;		/*   or processes whose leader has this comm */
 	int symbols;			/* name frames (0: objects and offsets) */
 };
 
 struct convert_ctx {
 	struct pf_out *out;
-	struct task_table *tasks;
-	struct symbolizer *sym;
+	struct model *model;		/* opened with the scheduler model; symbols
+					 * of every kind for the samples view */
 	const struct meta *meta;	/* NULL for a dump without meta */
 	struct convert_config opt;
-	uint32_t *cpu_current;		/* pid running on each CPU, or CONVERT_PID_UNKNOWN */
 	char (*idle_names)[24];		/* "swapper/N" for each CPU */
 	unsigned int nr_cpus;
-	char irq_names[CONVERT_MAX_IRQS][KTP_IRQ_NAME_MAX];	/* IRQ_NAME records */
-};
-
-struct convert_stats {
-	uint64_t events;	/* read from the input */
-	uint64_t lost;		/* records the kernel reported lost */
-	uint64_t outside_cpus;	/* events of CPUs beyond nr_cpus: skipped */
 };
 
 /*
- * Feed every event of @m to the enabled views and finish them. @c is set
- * up by the caller but for cpu_current. 0 or -errno.
+ * Run the model's pass with the enabled views as its client, and finish
+ * them. The model's filter is the window and the process selection of the
+ * thread view and the samples. 0 or a negative error (@err says what).
  */
-int convert_run(struct convert_ctx *c, struct merge *m, struct convert_stats *stats);
+int convert_run(struct convert_ctx *c, struct error *err);
 
 /* After lost records, until the next switch. Plain events then carry no pid. */
 #define CONVERT_PID_UNKNOWN PF_PID_UNKNOWN
 
 /* The pid running on @cpu (0 idle, or CONVERT_PID_UNKNOWN). */
-uint32_t convert_current(const struct convert_ctx *c, uint32_t cpu);
+static inline uint32_t convert_current(const struct convert_ctx *c, uint32_t cpu)
+{
+	return model_cpu_pid(c->model, cpu);
+}
 
 /* Whether thread @pid passes the -p/--comm filter. */
-int convert_selected(const struct convert_ctx *c, uint32_t pid);
+static inline int convert_selected(const struct convert_ctx *c, uint32_t pid)
+{
+	return model_pid_selected(c->model, pid);
+}
 
 /* "swapper/N" for pid 0 on CPU N, else the task's comm. */
 const char *convert_comm(const struct convert_ctx *c, uint32_t pid, uint32_t cpu,

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "perfetto/pb.h"
 #include "perfetto/pf-out.h"
 #include "util/outfile.h"
 
@@ -17,7 +18,6 @@ struct pf_out {
 	gzFile gz;
 	uint8_t *buf;
 	size_t len;
-	uint64_t packets;
 	int error;
 };
 
@@ -75,18 +75,6 @@ static int flush(struct pf_out *o)
 	return o->error;
 }
 
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)v | 0x80;
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
 int pf_out_raw(struct pf_out *o, const void *pkt, size_t size)
 {
 	uint8_t head[11];
@@ -95,7 +83,7 @@ int pf_out_raw(struct pf_out *o, const void *pkt, size_t size)
 	if (o->error)
 		return o->error;
 	head[0] = 0x0a;	/* Trace.packet, length-delimited */
-	n = 1 + put_varint(head + 1, size);
+	n = 1 + pb_varint_at(head + 1, size);
 	if (o->len + n + size > PF_OUT_BUF && flush(o))
 		return o->error;
 	memcpy(o->buf + o->len, head, n);
@@ -109,7 +97,6 @@ int pf_out_raw(struct pf_out *o, const void *pkt, size_t size)
 		memcpy(o->buf + o->len, pkt, size);
 		o->len += size;
 	}
-	o->packets++;
 	return o->error;
 }
 
@@ -136,7 +123,6 @@ int pf_out_end(struct pf_out *o, struct pb_buf *b)
 	if (b->overflow)
 		return o->error = -EMSGSIZE;
 	o->len += b->len;
-	o->packets++;
 	return 0;
 }
 
@@ -150,9 +136,8 @@ int pf_out_packet(struct pf_out *o, const Perfetto__Protos__TracePacket *pkt)
 		return o->error;
 	if (o->len + size + 11 <= PF_OUT_BUF) {
 		o->buf[o->len++] = 0x0a;
-		o->len += put_varint(o->buf + o->len, size);
+		o->len += pb_varint_at(o->buf + o->len, size);
 		o->len += perfetto__protos__trace_packet__pack(pkt, o->buf + o->len);
-		o->packets++;
 		return 0;
 	}
 	big = malloc(size);
@@ -162,11 +147,6 @@ int pf_out_packet(struct pf_out *o, const Perfetto__Protos__TracePacket *pkt)
 	ret = pf_out_raw(o, big, size);
 	free(big);
 	return ret;
-}
-
-uint64_t pf_out_packets(const struct pf_out *o)
-{
-	return o->packets;
 }
 
 static void pf_out_free(struct pf_out *o)

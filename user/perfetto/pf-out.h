@@ -38,6 +38,4 @@ int pf_out_close(struct pf_out *o);
 /* Remove what was written. Frees @o. */
 void pf_out_abort(struct pf_out *o);
 
-uint64_t pf_out_packets(const struct pf_out *o);
-
 #endif

@@ -208,7 +208,7 @@ static int frame_iid(struct pf_samples *s, uint32_t pid, uint64_t ip, int kernel
 	if (kernel) {
 		kind = FK_KERNEL;
 	} else {
-		symbolizer_frame(s->c->sym, pid, ip, 0, &f);
+		symbolizer_frame(s->c->model->sym, pid, ip, 0, &f);
 		kind = f.mapped ? FK_FILE : FK_UNMAPPED;
 		if (f.mapped) {
 			file = f.file_key;
@@ -222,7 +222,7 @@ static int frame_iid(struct pf_samples *s, uint32_t pid, uint64_t ip, int kernel
 		return 0;
 	}
 	if (kernel)
-		symbolizer_frame(s->c->sym, pid, ip, 1, &f);
+		symbolizer_frame(s->c->model->sym, pid, ip, 1, &f);
 	ret = mapping_iid(s, &f, &map);
 	if (ret)
 		return ret;
@@ -325,9 +325,7 @@ static int samples_event(void *view, const struct event *ev)
 	if (ev->type != KTP_REC_SAMPLE)
 		return 0;
 	memcpy(&r, ev->rec, sizeof(r));
-	if (!convert_selected(s->c, r.tid) ||
-	    (s->c->opt.from_ns && r.ts < s->c->opt.from_ns) ||
-	    (s->c->opt.to_ns && r.ts > s->c->opt.to_ns))
+	if (!convert_selected(s->c, r.tid) || !model_in_window(s->c->model, r.ts))
 		return 0;
 	/* Root first: the user stack's outermost frame down to the kernel leaf. */
 	for (i = r.nr_user; !ret && i-- > 0;) {

@@ -239,10 +239,10 @@ static int on_fork(struct pf_sched *s, const struct event *ev)
 	p->s1 = comm_dup(c, r.child_pid, ev->cpu);
 	if (!p->s1)
 		return -ENOMEM;
-	child = task_table_get(c->tasks, r.child_pid);
+	child = task_table_get(&c->model->tasks, r.child_pid);
 	if (child && child->described)
 		return 0;
-	parent = task_table_get(c->tasks, r.parent_pid);
+	parent = task_table_get(&c->model->tasks, r.parent_pid);
 	return add_to_tree(s, ev->ts, r.child_pid, r.child_tgid,
 			   parent ? parent->tgid : r.parent_pid, 0, p->s1);
 }
@@ -259,7 +259,7 @@ static int on_task(struct pf_sched *s, const struct event *ev)
 	memcpy(comm, r.comm, KTP_COMM_LEN);
 	comm[KTP_COMM_LEN] = '\0';
 	/* The task table already holds the new name; prev_comm is the old. */
-	old = task_table_get(s->c->tasks, r.pid);
+	old = task_table_get(&s->c->model->tasks, r.pid);
 	if ((r.flags & (KTP_TASK_RENAME | KTP_TASK_EXEC)) && old && old->renamed) {
 		p = add_plain(s, ev, PLAIN_RENAME);
 		p->a = r.pid;
@@ -343,8 +343,7 @@ static int on_plain(struct pf_sched *s, const struct event *ev)
 		}
 		p = add_plain(s, ev, PLAIN_IRQ_ENTRY);
 		p->a = r.irq;
-		p->s1 = strdup(r.irq < CONVERT_MAX_IRQS && c->irq_names[r.irq][0] ?
-			       c->irq_names[r.irq] : "irq");
+		p->s1 = strdup(model_irq_name(c->model, r.irq) ?: "irq");
 		break;
 	}
 	case KTP_REC_SOFTIRQ_ENTRY:
@@ -365,7 +364,7 @@ static int on_plain(struct pf_sched *s, const struct event *ev)
 	return p->s1 ? 0 : -ENOMEM;
 }
 
-static int sched_event(void *view, const struct event *ev)
+static int view_event(void *view, const struct event *ev)
 {
 	struct pf_sched *s = view;
 	struct convert_ctx *c = s->c;
@@ -424,7 +423,7 @@ static int sched_event(void *view, const struct event *ev)
 	return on_plain(s, ev);
 }
 
-static int sched_finish(void *view)
+static int view_finish(void *view)
 {
 	struct pf_sched *s = view;
 	unsigned int i;
@@ -461,7 +460,7 @@ static void sched_destroy(void *view)
 const struct convert_view pf_sched_view = {
 	.name = "sched",
 	.create = sched_create,
-	.event = sched_event,
-	.finish = sched_finish,
+	.event = view_event,
+	.finish = view_finish,
 	.destroy = sched_destroy,
 };

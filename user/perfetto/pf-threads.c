@@ -46,11 +46,6 @@ static const char *const cpu_track_names[CT_COUNT] = {
 	NULL, "IRQs", "softirqs", "IPIs", "workqueue", "lost records",
 };
 
-static const char *const softirq_names[10] = {
-	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
-	"SCHED", "HRTIMER", "RCU",
-};
-
 struct thr {
 	uint32_t gen;		/* a reused pid is a new track */
 	int described;
@@ -58,6 +53,7 @@ struct thr {
 	uint32_t open_cpu;
 	uint64_t wake_flow, preempt_flow;	/* to end on the next ONCPU */
 	uint64_t wq_func;	/* work being run, 0: none */
+	int asleep;		/* a sleep slice (its stack's) open */
 };
 
 struct cpu_state {
@@ -77,6 +73,9 @@ struct pf_threads {
 	int started;			/* the sequence's first packet is out */
 	char *counter_names[PF_MAX_COUNTERS];
 	unsigned int nr_counter_names;
+	/* A callstack's frame names, while its event is built. */
+	char frame_buf[TRACK_EVENT_MAX_FRAMES][128];
+	const char *frames[TRACK_EVENT_MAX_FRAMES];
 };
 
 static uint64_t thread_uuid(uint32_t tid, uint32_t gen)
@@ -167,16 +166,21 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	const struct task_info *ti = task_table_get(t->c->tasks, tid);
-	uint32_t tgid = ti ? ti->tgid : tid;
-	struct thr *leader = tgid == tid ? th : get_thr(t, tgid);
-	uint32_t pgen = leader ? leader->gen : 0;
-	void *described = u64_map_get(&t->processes, tgid);
+	const struct task_info *ti;
+	struct thr *leader;
+	uint32_t tgid, pgen;
+	void *described;
 	char buf[32];
 	int ret;
 
+	/* Before any lookup: this is asked at every event of the thread. */
 	if (th->described && !again)
 		return 0;
+	ti = task_table_get(&t->c->model->tasks, tid);
+	tgid = ti ? ti->tgid : tid;
+	leader = tgid == tid ? th : get_thr(t, tgid);
+	pgen = leader ? leader->gen : 0;
+	described = u64_map_get(&t->processes, tgid);
 	if (!described || (uintptr_t)described != pgen + 1u) {
 		Perfetto__Protos__TrackDescriptor pd = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 		Perfetto__Protos__ProcessDescriptor pr = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
@@ -185,7 +189,7 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 		pd.uuid = process_uuid(tgid, pgen);
 		pr.has_pid = 1;
 		pr.pid = tgid;
-		pr.process_name = (char *)task_table_comm(t->c->tasks, tgid, buf, sizeof(buf));
+		pr.process_name = (char *)task_table_comm(&t->c->model->tasks, tgid, buf, sizeof(buf));
 		pd.process = &pr;
 		ret = emit_descriptor(t, &pd);
 		if (ret || u64_map_put(&t->processes, tgid, (void *)(uintptr_t)(pgen + 1u)))
@@ -198,7 +202,7 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 	td.has_pid = td.has_tid = 1;
 	td.pid = tgid;
 	td.tid = tid;
-	td.thread_name = (char *)task_table_comm(t->c->tasks, tid, buf, sizeof(buf));
+	td.thread_name = (char *)task_table_comm(&t->c->model->tasks, tid, buf, sizeof(buf));
 	d.thread = &td;
 	th->described = 1;
 	return emit_descriptor(t, &d);
@@ -253,22 +257,98 @@ static struct thr *track_of(struct pf_threads *t, uint32_t tid, int *err)
 	return *err ? NULL : th;
 }
 
+/* An event @e of @type on thread @tid's track; NULL (with *@err) when it has none. */
+static struct thr *thread_event(struct pf_threads *t, uint32_t tid, uint64_t ts,
+				enum track_event_type type, struct track_event *e, int *err)
+{
+	struct thr *th = track_of(t, tid, err);
+
+	if (th)
+		track_event_init(e, ts, thread_uuid(tid, th->gen), type);
+	return th;
+}
+
 static int instant(struct pf_threads *t, uint64_t ts, uint32_t tid, uint64_t name_iid,
 		   uint64_t flow, const char *key, uint64_t value)
 {
-	struct thr *th;
 	struct track_event e;
 	int err;
 
-	th = track_of(t, tid, &err);
-	if (!th)
+	if (!thread_event(t, tid, ts, TRACK_EVENT_INSTANT, &e, &err))
 		return err;
-	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_INSTANT);
 	e.name_iid = name_iid;
 	if (flow)
 		e.flows[e.nflows++] = flow;
 	if (key)
 		track_event_uint(&e, 0, key, value);
+	return track_event_emit(t, &e);
+}
+
+/*
+ * Stack @s (model->stacks) as @e's callstack, outermost frame first: user
+ * frames in process @tgid, then kernel frames; the innermost
+ * TRACK_EVENT_MAX_FRAMES of them.
+ */
+static void set_callstack(struct pf_threads *t, struct track_event *e, uint32_t s,
+			  uint32_t tgid)
+{
+	const struct stack_table *st = &t->c->model->stacks;
+	const struct stack_entry *se = stack_table_get(st, s);
+	const uint64_t *ips = stack_table_frames(st, s);
+	int n = se->nr_kernel + se->nr_user, i, k = 0;
+
+	for (i = n - 1; i >= 0; i--) {
+		struct frame f;
+
+		if (i >= TRACK_EVENT_MAX_FRAMES)
+			continue;
+		if (t->c->model->sym) {
+			symbolizer_frame(t->c->model->sym, i < se->nr_kernel ? 0 : tgid, ips[i],
+					 i < se->nr_kernel, &f);
+			frame_str(&f, 0, t->frame_buf[k], sizeof(t->frame_buf[k]));
+		} else {
+			snprintf(t->frame_buf[k], sizeof(t->frame_buf[k]), "0x%" PRIx64, ips[i]);
+		}
+		t->frames[k] = t->frame_buf[k];
+		k++;
+	}
+	e->frames = t->frames;
+	e->nframes = k;
+}
+
+/* The sleep slice a switch-out with a stack opened ends (its waking, its run). */
+static int end_sleep(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr *th)
+{
+	struct track_event e;
+
+	if (!th->asleep)
+		return 0;
+	th->asleep = 0;
+	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_END);
+	return track_event_emit(t, &e);
+}
+
+/*
+ * A thread that left its CPU asleep with a stack (-S offcpu): a slice on
+ * its track, named by its blocking function, with the stack, until its
+ * waking.
+ */
+static int begin_sleep(struct pf_threads *t, const struct event *ev, uint32_t tid,
+		       struct thr *th, uint16_t prev_state)
+{
+	uint32_t s = stack_table_find(&t->c->model->stacks, ev->cpu, record_stack_id(ev));
+	const struct task_info *ti = task_table_get(&t->c->model->tasks, tid);
+	char func[128], state[32];
+	struct track_event e;
+	int err;
+
+	if (s == STACK_NONE || !thread_event(t, tid, ev->ts, TRACK_EVENT_SLICE_BEGIN, &e, &err))
+		return s == STACK_NONE ? 0 : err;
+	e.name = model_blocking_function(t->c->model, s, func, sizeof(func));
+	track_event_str(&e, A_PREV_STATE, NULL, record_state_str(prev_state, state, sizeof(state)));
+	track_event_str(&e, 0, "blocked_function", e.name);
+	set_callstack(t, &e, s, ti ? ti->tgid : tid);
+	th->asleep = 1;
 	return track_event_emit(t, &e);
 }
 
@@ -289,7 +369,7 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 		track_event_str(&e, A_PREV_STATE, NULL, record_state_str(sw->prev_state, state,
 							     sizeof(state)));
 		track_event_bool(&e, A_PREEMPTED, NULL, sw->prev_state & KTP_STATE_PREEMPTED);
-		for (i = 0; i < sw->h.flags && i < PF_MAX_COUNTERS; i++) {
+		for (i = 0; i < (sw->h.flags & KTP_SWITCH_COUNTERS) && i < PF_MAX_COUNTERS; i++) {
 			uint64_t v;
 
 			memcpy(&v, counters + 8 * i, 8);
@@ -313,12 +393,15 @@ static int end_other_oncpu(struct pf_threads *t, uint64_t ts, uint32_t cpu, uint
 
 static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t cpu)
 {
-	struct thr *th;
 	struct track_event e;
+	struct thr *th;
 	int err;
 
-	th = track_of(t, tid, &err);
+	th = thread_event(t, tid, ts, TRACK_EVENT_SLICE_BEGIN, &e, &err);
 	if (!th)
+		return err;
+	/* Its waking was not seen (lost): its sleep ends with it. */
+	if ((err = end_sleep(t, ts, tid, th)))
 		return err;
 	/* Still open elsewhere: records were lost in between. */
 	if (th->open && (err = end_oncpu(t, ts, tid, th, NULL, NULL)))
@@ -326,7 +409,6 @@ static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t
 	/* Another thread's slice open here: its switch away was not seen. */
 	if ((err = end_other_oncpu(t, ts, cpu, tid)))
 		return err;
-	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_BEGIN);
 	e.name_iid = N_ONCPU;
 	track_event_uint(&e, A_CPU, NULL, cpu);
 	if (th->wake_flow)
@@ -358,7 +440,7 @@ static const char *kernel_symbol(struct pf_threads *t, uint64_t addr, char *buf,
 {
 	struct frame f;
 
-	symbolizer_frame(t->c->sym, 0, addr, 1, &f);
+	symbolizer_frame(t->c->model->sym, 0, addr, 1, &f);
 	return frame_str(&f, 0, buf, len);
 }
 
@@ -423,6 +505,8 @@ static int on_switch(struct pf_threads *t, const struct event *ev)
 		if (prev->open && prev->open_cpu == ev->cpu)
 			ret = end_oncpu(t, ev->ts, sw.prev_pid, prev, &sw,
 					(const uint8_t *)ev->rec + sizeof(sw));
+		if (!ret && (ev->flags & KTP_SWITCH_STACK))
+			ret = begin_sleep(t, ev, sw.prev_pid, prev, sw.prev_state);
 	}
 	/*
 	 * A worker switched out in the middle of a work item: pause it. (A
@@ -446,17 +530,32 @@ static int on_switch(struct pf_threads *t, const struct event *ev)
 	if (!ret && sw.next_pid) {
 		struct thr *next = u64_map_get(&t->threads, sw.next_pid);
 
-		/* A worker comes back to the work it was running. */
-		if (next && next->wq_func) {
-			struct convert_ctx *c = t->c;
-			uint32_t saved = c->cpu_current[ev->cpu];
-
-			c->cpu_current[ev->cpu] = sw.next_pid;
+		/* A worker comes back to the work it was running (it runs now). */
+		if (next && next->wq_func)
 			ret = wq_begin(t, ev->ts, ev->cpu, next->wq_func);
-			c->cpu_current[ev->cpu] = saved;
-		}
 	}
 	return ret;
+}
+
+/* The waker's side of a waking's flow, with its stack (-S waker). */
+static int waker_instant(struct pf_threads *t, const struct event *ev, uint32_t waker,
+			 uint64_t flow, uint32_t wakee)
+{
+	uint32_t s = stack_table_find(&t->c->model->stacks, ev->cpu, record_stack_id(ev));
+	const struct task_info *ti;
+	struct track_event e;
+	int err;
+
+	if (s == STACK_NONE)
+		return instant(t, ev->ts, waker, N_WAKER, flow, "wakee_pid", wakee);
+	if (!thread_event(t, waker, ev->ts, TRACK_EVENT_INSTANT, &e, &err))
+		return err;
+	ti = task_table_get(&t->c->model->tasks, waker);
+	e.name_iid = N_WAKER;
+	e.flows[e.nflows++] = flow;
+	track_event_uint(&e, 0, "wakee_pid", wakee);
+	set_callstack(t, &e, s, ti ? ti->tgid : waker);
+	return track_event_emit(t, &e);
 }
 
 static int on_waking(struct pf_threads *t, const struct event *ev)
@@ -477,8 +576,10 @@ static int on_waking(struct pf_threads *t, const struct event *ev)
 	if (!wakee->wake_flow)
 		wakee->wake_flow = ++t->next_flow;
 	flow = wakee->wake_flow;
+	if ((ret = end_sleep(t, ev->ts, r.pid, wakee)))
+		return ret;
 	if (waker && waker != UINT32_MAX)
-		ret = instant(t, ev->ts, waker, N_WAKER, flow, "wakee_pid", r.pid);
+		ret = waker_instant(t, ev, waker, flow, r.pid);
 	if (!ret)
 		ret = instant(t, ev->ts, r.pid, N_WAKEE, flow, "target_cpu", r.target_cpu);
 	return ret;
@@ -499,6 +600,8 @@ static int on_fork(struct pf_threads *t, const struct event *ev)
 		 */
 		int ret = end_oncpu(t, ev->ts, r.child_pid, th, NULL, NULL);
 
+		if (!ret)
+			ret = end_sleep(t, ev->ts, r.child_pid, th);
 		if (ret)
 			return ret;
 		th->gen++;
@@ -599,27 +702,31 @@ static int cpu_slice_close(struct pf_threads *t, const struct event *ev, unsigne
 	return cpu_slice(t, ev->ts, ev->cpu, track, TRACK_EVENT_SLICE_END, NULL);
 }
 
+/* Slice names by hand (model_irq_label): IRQ entries are frequent. */
 static int on_irq_entry(struct pf_threads *t, const struct event *ev)
 {
 	struct cpu_state *cs = &t->cpus[ev->cpu];
+	char name[MODEL_IRQ_LABEL_MAX];
 	struct ktp_irq r;
-	char name[64];
 
 	memcpy(&r, ev->rec, sizeof(r));
-	snprintf(name, sizeof(name), "IRQ %u %s", r.irq,
-		 r.irq < CONVERT_MAX_IRQS ? t->c->irq_names[r.irq] : "");
-	return cpu_slice_open(t, ev, CT_IRQ, &cs->irq_open, name);
+	return cpu_slice_open(t, ev, CT_IRQ, &cs->irq_open,
+			      model_irq_label(t->c->model, r.irq, name, sizeof(name)));
 }
 
 static int on_softirq_entry(struct pf_threads *t, const struct event *ev)
 {
+	static const char *const names[] = {
+		"softirq HI", "softirq TIMER", "softirq NET_TX", "softirq NET_RX",
+		"softirq BLOCK", "softirq IRQ_POLL", "softirq TASKLET", "softirq SCHED",
+		"softirq HRTIMER", "softirq RCU",
+	};
 	struct cpu_state *cs = &t->cpus[ev->cpu];
 	struct ktp_softirq r;
-	char name[64];
 
 	memcpy(&r, ev->rec, sizeof(r));
-	snprintf(name, sizeof(name), "softirq %s", r.vec < 10 ? softirq_names[r.vec] : "?");
-	return cpu_slice_open(t, ev, CT_SOFTIRQ, &cs->softirq_open, name);
+	return cpu_slice_open(t, ev, CT_SOFTIRQ, &cs->softirq_open,
+			      r.vec < sizeof(names) / sizeof(names[0]) ? names[r.vec] : "softirq ?");
 }
 
 /* A work item starts: its worker remembers the function until it ends. */
@@ -649,47 +756,46 @@ static int on_wq_end(struct pf_threads *t, const struct event *ev)
 	return wq_end(t, ev->ts, ev->cpu);
 }
 
+static int on_irq_exit(struct pf_threads *t, const struct event *ev)
+{
+	return cpu_slice_close(t, ev, CT_IRQ, &t->cpus[ev->cpu].irq_open);
+}
+
+static int on_softirq_exit(struct pf_threads *t, const struct event *ev)
+{
+	return cpu_slice_close(t, ev, CT_SOFTIRQ, &t->cpus[ev->cpu].softirq_open);
+}
+
+typedef int (*record_fn)(struct pf_threads *t, const struct event *ev);
+
+/* What each record type does to the view (the others do nothing). */
+static const record_fn on_record[KTP_REC_NR_TYPES] = {
+	[KTP_REC_SWITCH] = on_switch,
+	[KTP_REC_WAKING] = on_waking,
+	[KTP_REC_FORK] = on_fork,
+	[KTP_REC_EXEC] = on_task_exec,
+	[KTP_REC_EXIT] = on_task_exit,
+	[KTP_REC_CPU] = on_cpu_mark,
+	[KTP_REC_IRQ_ENTRY] = on_irq_entry,
+	[KTP_REC_IRQ_EXIT] = on_irq_exit,
+	[KTP_REC_SOFTIRQ_ENTRY] = on_softirq_entry,
+	[KTP_REC_SOFTIRQ_EXIT] = on_softirq_exit,
+	[KTP_REC_IPI_SEND] = on_ipi,
+	[KTP_REC_WQ_START] = on_wq_start,
+	[KTP_REC_WQ_END] = on_wq_end,
+};
+
 static int threads_event(void *view, const struct event *ev)
 {
 	struct pf_threads *t = view;
-	struct cpu_state *cs;
 
 	if (ev->cpu >= t->c->nr_cpus)
 		return 0;
 	t->last_ts = ev->ts;
-	cs = &t->cpus[ev->cpu];
-	switch (ev->type) {
-	case KTP_REC_SWITCH:
-		return on_switch(t, ev);
-	case KTP_REC_WAKING:
-		return on_waking(t, ev);
-	case KTP_REC_FORK:
-		return on_fork(t, ev);
-	case KTP_REC_EXEC:
-		return on_task_exec(t, ev);
-	case KTP_REC_EXIT:
-		return on_task_exit(t, ev);
-	case KTP_REC_CPU:
-		return on_cpu_mark(t, ev);
-	case KTP_REC_IRQ_ENTRY:
-		return on_irq_entry(t, ev);
-	case KTP_REC_IRQ_EXIT:
-		return cpu_slice_close(t, ev, CT_IRQ, &cs->irq_open);
-	case KTP_REC_SOFTIRQ_ENTRY:
-		return on_softirq_entry(t, ev);
-	case KTP_REC_SOFTIRQ_EXIT:
-		return cpu_slice_close(t, ev, CT_SOFTIRQ, &cs->softirq_open);
-	case KTP_REC_IPI_SEND:
-		return on_ipi(t, ev);
-	case KTP_REC_WQ_START:
-		return on_wq_start(t, ev);
-	case KTP_REC_WQ_END:
-		return on_wq_end(t, ev);
-	case EVENT_LOST:
-	case EVENT_GARBAGE:
+	if (ev->type == EVENT_LOST || ev->type == EVENT_GARBAGE)
 		return on_lost(t, ev);
-	}
-	return 0;
+	return ev->type < KTP_REC_NR_TYPES && on_record[ev->type] ?
+		on_record[ev->type](t, ev) : 0;
 }
 
 static void *threads_create(struct convert_ctx *c)
@@ -723,8 +829,14 @@ static int threads_finish(void *view)
 	unsigned int cpu;
 	int ret = 0;
 
+	size_t i = 0;
+	uint64_t tid;
+	void *th;
+
 	for (cpu = 0; !ret && cpu < t->c->nr_cpus; cpu++)
 		ret = close_cpu(t, t->last_ts, cpu);
+	while (!ret && u64_map_next(&t->threads, &i, &tid, &th))
+		ret = end_sleep(t, t->last_ts, tid, th);
 	return ret;
 }
 

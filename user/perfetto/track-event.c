@@ -8,7 +8,8 @@
 /* Field numbers, read once from the generated descriptors. */
 static struct {
 	uint32_t pkt_ts, pkt_seq, pkt_flags, pkt_track_event;
-	uint32_t ev_ann, ev_type, ev_name_iid, ev_track, ev_name, ev_flows, ev_term;
+	uint32_t ev_ann, ev_type, ev_name_iid, ev_track, ev_name, ev_flows, ev_term, ev_stack;
+	uint32_t cs_frames, fr_name;
 	uint32_t an_name_iid, an_bool, an_uint, an_str, an_name;
 } fn;
 static pthread_once_t fn_once = PTHREAD_ONCE_INIT;
@@ -18,6 +19,8 @@ static void resolve_fields(void)
 	const ProtobufCMessageDescriptor *p = &perfetto__protos__trace_packet__descriptor;
 	const ProtobufCMessageDescriptor *e = &perfetto__protos__track_event__descriptor;
 	const ProtobufCMessageDescriptor *a = &perfetto__protos__debug_annotation__descriptor;
+	const ProtobufCMessageDescriptor *cs = &perfetto__protos__inline_callstack__descriptor;
+	const ProtobufCMessageDescriptor *fr = &perfetto__protos__inline_callstack__frame__descriptor;
 
 	fn.pkt_ts = pb_field_number(p, "timestamp");
 	fn.pkt_seq = pb_field_number(p, "trusted_packet_sequence_id");
@@ -30,6 +33,9 @@ static void resolve_fields(void)
 	fn.ev_name = pb_field_number(e, "name");
 	fn.ev_flows = pb_field_number(e, "flow_ids");
 	fn.ev_term = pb_field_number(e, "terminating_flow_ids");
+	fn.ev_stack = pb_field_number(e, "callstack");
+	fn.cs_frames = pb_field_number(cs, "frames");
+	fn.fr_name = pb_field_number(fr, "function_name");
 	fn.an_name_iid = pb_field_number(a, "name_iid");
 	fn.an_bool = pb_field_number(a, "bool_value");
 	fn.an_uint = pb_field_number(a, "uint_value");
@@ -58,7 +64,8 @@ static void encode_ann(struct pb_buf *b, const struct track_event_ann *a)
  * Fields by ascending number, as protobuf-c orders them: TracePacket
  * timestamp 8, sequence id 10, track_event 11, sequence_flags 13;
  * TrackEvent annotations 4, type 9, name_iid 10, track_uuid 11, name 23,
- * flows 47 and 48. (The unit test holds the bytes equal to protobuf-c's.)
+ * flows 47 and 48, callstack 55. (The unit test holds the bytes equal to
+ * protobuf-c's.)
  */
 void track_event_encode(const struct track_event *e, struct pb_buf *out)
 {
@@ -82,6 +89,17 @@ void track_event_encode(const struct track_event *e, struct pb_buf *out)
 		pb_fixed64(&b, fn.ev_flows, e->flows[i]);
 	for (i = 0; i < e->nterm; i++)
 		pb_fixed64(&b, fn.ev_term, e->term[i]);
+	if (e->nframes) {
+		size_t cs = pb_open(&b, fn.ev_stack);
+
+		for (i = 0; i < e->nframes; i++) {
+			size_t f = pb_open(&b, fn.cs_frames);
+
+			pb_string(&b, fn.fr_name, e->frames[i]);
+			pb_close(&b, f);
+		}
+		pb_close(&b, cs);
+	}
 	pb_close(&b, m);
 	pb_uint(&b, fn.pkt_flags, e->seq_flags);
 	*out = b;

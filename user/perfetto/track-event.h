@@ -12,8 +12,12 @@
 #include "perfetto/pb.h"
 
 #define TRACK_EVENT_MAX_ANN 12
-/* Room a packet may need: callers keep names and strings under 512 bytes. */
-#define TRACK_EVENT_MAX_BYTES 8192
+/*
+ * Room a packet may need: callers keep names and strings under 512 bytes,
+ * and a callstack to TRACK_EVENT_MAX_FRAMES names under 128.
+ */
+#define TRACK_EVENT_MAX_FRAMES 32
+#define TRACK_EVENT_MAX_BYTES (8192 + TRACK_EVENT_MAX_FRAMES * 136)
 
 enum track_event_type { TRACK_EVENT_SLICE_BEGIN = 1, TRACK_EVENT_SLICE_END = 2, TRACK_EVENT_INSTANT = 3 };
 enum track_event_ann_kind { TRACK_EVENT_UINT, TRACK_EVENT_STR, TRACK_EVENT_BOOL };
@@ -36,6 +40,9 @@ struct track_event {
 	unsigned int nann;
 	uint64_t flows[2], term[2];
 	unsigned int nflows, nterm;
+	/* A callstack, outermost frame first (names kept by the caller). */
+	const char *const *frames;
+	unsigned int nframes;
 };
 
 static inline void track_event_init(struct track_event *e, uint64_t ts, uint64_t track,
@@ -47,6 +54,8 @@ static inline void track_event_init(struct track_event *e, uint64_t ts, uint64_t
 	e->name_iid = 0;
 	e->name = NULL;
 	e->nann = e->nflows = e->nterm = 0;
+	e->frames = NULL;
+	e->nframes = 0;
 }
 
 static inline struct track_event_ann *track_event_ann(struct track_event *e, uint64_t name_iid, const char *name,

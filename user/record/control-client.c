@@ -220,6 +220,7 @@ int control_client_start(struct control_client *c, const struct session_config *
 		     cfg->sample_pids)) ||
 	    (cfg->sample_comm &&
 	     nla_put_string(msg, KTP_A_SAMPLE_COMM, cfg->sample_comm)) ||
+	    (cfg->stacks && nla_put_u32(msg, KTP_A_STACKS, cfg->stacks)) ||
 	    (cfg->stop_with_owner && nla_put_flag(msg, KTP_A_STOP_WITH_OWNER))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -299,9 +300,13 @@ struct stats_acc {
 
 static int parse_cpu_stats(struct nlattr **a, void *arg)
 {
+	/* Counters too short for a u64 make the reply bad, not read past. */
+#define U64(NAME, NR, name, help) [KTP_CA_##NAME] = { .type = NLA_U64 },
 	static struct nla_policy policy[KTP_CA_MAX + 1] = {
 		[KTP_CA_CPU] = { .type = NLA_U32 },
+		KTP_CPU_STATS(U64)
 	};
+#undef U64
 	struct nlattr *ca[KTP_CA_MAX + 1];
 	struct stats_acc *acc = arg;
 	struct cpu_stats *s;
@@ -322,16 +327,10 @@ static int parse_cpu_stats(struct nlattr **a, void *arg)
 	s = &acc->v[acc->n++];
 	memset(s, 0, sizeof(*s));
 	s->cpu = nla_get_u32(ca[KTP_CA_CPU]);
-	s->records = get_u64(ca, KTP_CA_RECORDS);
-	s->bytes = get_u64(ca, KTP_CA_BYTES);
-	s->lost = get_u64(ca, KTP_CA_LOST);
-	s->subbufs = get_u64(ca, KTP_CA_SUBBUFS);
-	s->nested = get_u64(ca, KTP_CA_NESTED);
-	s->overwritten = get_u64(ca, KTP_CA_OVERWRITTEN);
-	s->samples = get_u64(ca, KTP_CA_SAMPLES);
-	s->throttled = get_u64(ca, KTP_CA_THROTTLED);
-	s->unresolved = get_u64(ca, KTP_CA_UNRESOLVED);
-	s->files_deferred = get_u64(ca, KTP_CA_FILES_DEFERRED);
+	/* A counter an older module does not send stays 0. */
+#define GET(NAME, NR, name, help) s->name = get_u64(ca, KTP_CA_##NAME);
+	KTP_CPU_STATS(GET)
+#undef GET
 	if (ca[KTP_CA_DROPPED]) {
 		size_t len = nla_len(ca[KTP_CA_DROPPED]);
 

@@ -29,6 +29,7 @@ struct session_config {
 	const uint32_t *sample_pids;	/* keep samples of these processes */
 	unsigned int nr_sample_pids;
 	const char *sample_comm;	/* or of tasks with this comm */
+	uint32_t stacks;	/* KTP_STACKS_*: at switches and wakings */
 	bool stop_with_owner;	/* the module stops when this socket closes */
 };
 

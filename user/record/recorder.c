@@ -263,6 +263,12 @@ static void complete_meta(struct recorder *r)
 		snprintf(r->meta.samples, sizeof(r->meta.samples), "%s", s->samples);
 	if (!r->meta.counters[0] && s->counters)
 		snprintf(r->meta.counters, sizeof(r->meta.counters), "%s", s->counters);
+	if (!r->meta.stacks[0] && s->stacks)
+		snprintf(r->meta.stacks, sizeof(r->meta.stacks), "%s%s%s",
+			 s->stacks & KTP_STACKS_OFFCPU ? "offcpu" : "",
+			 s->stacks & KTP_STACKS_WAKER ? (s->stacks & KTP_STACKS_OFFCPU ?
+							 ",waker" : "waker") : "",
+			 s->stacks & KTP_STACKS_USER ? ",user" : "");
 }
 
 int recorder_start(struct recorder *r)

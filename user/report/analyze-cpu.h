@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Per CPU: busy and idle time (busy + idle = the CPU's known window),
- * unknown time by reason, context switches, migrations in and out, and a
+ * unknown time by reason, context switches, tasks moved in and out, and a
  * timeline of busy time for the utilization plot.
  */
 #ifndef KTPROF_ANALYZE_CPU_H
 #define KTPROF_ANALYZE_CPU_H
 
-#include "report/sched.h"
+#include "report/report.h"
 
 #define CPU_TIMELINE_BUCKETS 256	/* at most, per CPU */
 
@@ -30,7 +30,14 @@ struct analyze_cpu {
 	int error;
 };
 
-int analyze_cpu_init(struct analyze_cpu *a, struct sched *s);
-void analyze_cpu_fini(struct analyze_cpu *a);
+const struct analyze_cpu *analyze_cpu(const struct report *r);
+
+/* After the pass: the report's CPUs with known time, busy and known time of all. */
+void analyze_cpu_totals(struct report *r);
+
+/* Busy time of CPU @cpu as a share of its known time, in %. */
+double analyze_cpu_util(const struct report *r, uint32_t cpu);
+
+extern const struct analyzer analyzer_cpu;
 
 #endif

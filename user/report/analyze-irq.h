@@ -13,7 +13,7 @@
 #define KTPROF_ANALYZE_IRQ_H
 
 #include "report/hist.h"
-#include "report/sched.h"
+#include "report/report.h"
 #include "util/u64-map.h"
 
 #define IRQ_KINDS 3	/* enum sched_irq_kind */
@@ -46,17 +46,11 @@ struct analyze_irq {
 	struct irq_ipi *ipis;
 	uint32_t nr_ipis, cap_ipis;
 	struct u64_map ipi_index;	/* callback -> position + 1 */
-	char (*names)[KTP_IRQ_NAME_MAX];	/* irq number -> name */
-	uint32_t nr_names;
+	struct hist durations[2];	/* derived: every hardirq's, softirq's */
 };
 
-int analyze_irq_init(struct analyze_irq *a, struct sched *s);
-void analyze_irq_fini(struct analyze_irq *a);
+const struct analyze_irq *analyze_irq(const struct report *r);
 
-/* The action name of irq @irq, or NULL. */
-const char *analyze_irq_name(const struct analyze_irq *a, uint64_t irq);
-
-/* "TIMER", "NET_RX", ... for a softirq vector, or NULL. */
-const char *analyze_irq_softirq_name(uint64_t vec);
+extern const struct analyzer analyzer_irq;
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "report/hist.h"
 #include "report/pairs.h"
-#include "report/sched.h"
+#include "report/report.h"
 
 struct latency_result {
 	struct hist h[2];	/* [SCHED_WAKEUP], [SCHED_RUNQUEUE] */
@@ -19,13 +19,16 @@ struct latency_result {
 struct analyze_latency {
 	struct latency_result *threads, *cpus;
 	uint32_t n, cap, nr_cpus;
-	uint64_t over_ns[2];	/* latencies above these ... */
+	uint64_t over_ns[2];	/* latencies above the rules' thresholds ... */
 	struct pairs over[2];	/* ... per (CPU, thread): which threads waited long where */
+	/* Derived: the selected threads' merged, per process and overall. */
+	struct latency_result *procs;
+	uint32_t nr_procs;
+	struct latency_result overall;
 };
 
-/* @over_ns: per kind, the latency above which (CPU, thread) pairs are kept. */
-int analyze_latency_init(struct analyze_latency *a, struct sched *s,
-			 const uint64_t over_ns[2]);
-void analyze_latency_fini(struct analyze_latency *a);
+const struct analyze_latency *analyze_latency(const struct report *r);
+
+extern const struct analyzer analyzer_latency;
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "capture/topology.h"
 #include "report/pairs.h"
-#include "report/sched.h"
+#include "report/report.h"
 
 enum migration_class {
 	MIGRATION_SAME_LLC,
@@ -30,12 +30,12 @@ struct analyze_migrations {
 	struct pairs cpu_pairs;		/* a: from CPU, b: to CPU */
 	struct topology_cpu *topo;	/* indexed by CPU; llc/node -1: unknown */
 	uint32_t nr_topo;
+	uint64_t *procs;		/* derived: per process, its selected threads' */
 };
 
-/* @topo: @n CPUs of the capture's topology (copied), or NULL. */
-int analyze_migrations_init(struct analyze_migrations *a, struct sched *s,
-			    const struct topology_cpu *topo, unsigned int n);
-void analyze_migrations_fini(struct analyze_migrations *a);
+const struct analyze_migrations *analyze_migrations(const struct report *r);
+
+extern const struct analyzer analyzer_migrations;
 
 enum migration_class analyze_migrations_classify(const struct analyze_migrations *a,
 						 uint32_t from, uint32_t to);

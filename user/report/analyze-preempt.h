@@ -8,7 +8,7 @@
 #define KTPROF_ANALYZE_PREEMPT_H
 
 #include "report/pairs.h"
-#include "report/sched.h"
+#include "report/report.h"
 
 struct analyze_preempt {
 	struct pairs pairs;
@@ -16,7 +16,8 @@ struct analyze_preempt {
 	int error;
 };
 
-int analyze_preempt_init(struct analyze_preempt *a, struct sched *s);
-void analyze_preempt_fini(struct analyze_preempt *a);
+const struct analyze_preempt *analyze_preempt(const struct report *r);
+
+extern const struct analyzer analyzer_preempt;
 
 #endif

@@ -3,7 +3,7 @@
 #ifndef KTPROF_ANALYZE_STATES_H
 #define KTPROF_ANALYZE_STATES_H
 
-#include "report/sched.h"
+#include "report/report.h"
 
 struct states_result {
 	uint64_t ns[SCHED_NR_STATES];	/* [SCHED_UNKNOWN] stays 0 */
@@ -14,7 +14,8 @@ struct analyze_states {
 	uint32_t n, cap;
 };
 
-int analyze_states_init(struct analyze_states *a, struct sched *s);
-void analyze_states_fini(struct analyze_states *a);
+const struct analyze_states *analyze_states(const struct report *r);
+
+extern const struct analyzer analyzer_states;
 
 #endif

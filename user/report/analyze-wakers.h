@@ -10,7 +10,7 @@
 #define KTPROF_ANALYZE_WAKERS_H
 
 #include "report/pairs.h"
-#include "report/sched.h"
+#include "report/report.h"
 
 struct analyze_wakers {
 	struct pairs edges;
@@ -19,8 +19,13 @@ struct analyze_wakers {
 	uint32_t n, cap;
 };
 
-int analyze_wakers_init(struct analyze_wakers *a, struct sched *s);
-void analyze_wakers_fini(struct analyze_wakers *a);
+const struct analyze_wakers *analyze_wakers(const struct report *r);
+
+/* A waker's name: "comm (pid)", "swapper/N", "irq 24 virtio0", "softirq TIMER". */
+const char *analyze_wakers_name(const struct report *r, uint32_t waker_id, char *buf,
+				size_t len);
+
+extern const struct analyzer analyzer_wakers;
 
 /* A waker as one 32-bit id, and back. */
 static inline uint32_t analyze_wakers_id(const struct sched_waker *w)

@@ -158,6 +158,18 @@ int hist_merge(struct hist *dst, const struct hist *src)
 	return 0;
 }
 
+/*
+ * ceil(p/100 * count) with @p in tenths of a percent, in integers: in
+ * floating point 99.9/100 * 1000 is 1000.0000000000001 and the rank one
+ * too high whenever the count is a multiple of 1000.
+ */
+static uint64_t nearest_rank(double p, uint64_t count)
+{
+	uint64_t pm = p <= 0 ? 0 : p >= 100 ? 1000 : (uint64_t)llround(p * 10);
+
+	return count / 1000 * pm + ((count % 1000) * pm + 999) / 1000;
+}
+
 uint64_t hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank, seen = 0, value, n;
@@ -165,7 +177,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 
 	if (!h->count)
 		return 0;
-	rank = (uint64_t)ceil(p / 100.0 * h->count);
+	rank = nearest_rank(p, h->count);
 	if (rank < 1)
 		rank = 1;
 	if (rank >= h->count)
@@ -206,4 +218,15 @@ int hist_next(const struct hist *h, size_t *pos, uint64_t *value, uint64_t *coun
 	}
 	*pos = i;
 	return 0;
+}
+
+uint64_t hist_count_above(const struct hist *h, uint64_t v)
+{
+	uint64_t key = hist_key(v), value, n, above = 0;
+	size_t pos = 0;
+
+	while (hist_next(h, &pos, &value, &n))
+		if (hist_key(value) > key)
+			above += n;
+	return above;
 }

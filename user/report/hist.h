@@ -41,8 +41,9 @@ static inline int hist_is_exact(const struct hist *h)
 }
 
 /*
- * The nearest-rank @p-th percentile (0 < @p <= 100): the value of rank
- * ceil(p/100 * count). 0 for an empty distribution.
+ * The nearest-rank @p-th percentile (0 < @p <= 100, to a tenth of a
+ * percent): the value of rank ceil(p/100 * count), computed exactly. 0 for
+ * an empty distribution.
  */
 uint64_t hist_percentile(const struct hist *h, double p);
 
@@ -56,6 +57,9 @@ static inline double hist_mean(const struct hist *h)
  * equal when a histogram cannot tell them apart.
  */
 uint64_t hist_key(uint64_t v);
+
+/* How many values lie in a bucket above @v's (hist_key() greater). */
+uint64_t hist_count_above(const struct hist *h, uint64_t v);
 
 /*
  * Walk the distribution in ascending order: each call gives one value

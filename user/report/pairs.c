@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/pairs.h"
+#include "util/array.h"
 
 void pairs_init(struct pairs *p, int with_hist)
 {
@@ -30,15 +31,8 @@ struct pair *pairs_get(struct pairs *p, uint32_t a, uint32_t b)
 
 	if (v)
 		return &p->v[(uintptr_t)v - 1];
-	if (p->n == p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 256;
-		struct pair *n = realloc(p->v, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		p->v = n;
-		p->cap = cap;
-	}
+	if (array_reserve((void **)&p->v, &p->cap, p->n, sizeof(*p->v), 256))
+		return NULL;
 	if (u64_map_put(&p->index, key, (void *)(uintptr_t)(p->n + 1)))
 		return NULL;
 	e = &p->v[p->n++];

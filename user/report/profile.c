@@ -22,25 +22,28 @@ struct counts {
 	uint64_t self, total;
 };
 
+/* One process's samples and its symbols' counts: its rows cost its symbols only. */
+struct proc_profile {
+	uint64_t samples;
+	struct u64_map counts;	/* name id -> struct counts */
+};
+
 struct profile {
 	struct symbolizer *sym;
 	const struct task_table *tasks;
 	int source;
-	uint32_t pid;
-	const uint32_t *pids;		/* profile_select() */
-	unsigned int nr_pids;
-	const char *comm;
+	int (*selected)(const void *ctx, uint32_t tgid, uint32_t tid);	/* profile_select() */
+	const void *selected_ctx;
 	uint64_t samples;
 	struct str_intern names;
 	struct u64_map stacks;		/* hash -> struct stack chain */
-	struct u64_map proc_counts;	/* tgid << 32 | id -> struct counts */
 	struct u64_map all_counts;	/* id -> struct counts */
-	struct u64_map proc_samples;	/* tgid -> uint64_t * */
+	struct u64_map procs;		/* tgid -> struct proc_profile */
 	struct u64_map kernel_ids;	/* kernel address -> name id + 1 */
 };
 
 struct profile *profile_new(struct symbolizer *sym, const struct task_table *tasks,
-			    int source, uint32_t pid)
+			    int source)
 {
 	struct profile *p = calloc(1, sizeof(*p));
 
@@ -49,12 +52,10 @@ struct profile *profile_new(struct symbolizer *sym, const struct task_table *tas
 	p->sym = sym;
 	p->tasks = tasks;
 	p->source = source;
-	p->pid = pid;
 	str_intern_init(&p->names);
 	u64_map_init(&p->stacks);
-	u64_map_init(&p->proc_counts);
 	u64_map_init(&p->all_counts);
-	u64_map_init(&p->proc_samples);
+	u64_map_init(&p->procs);
 	u64_map_init(&p->kernel_ids);
 	return p;
 }
@@ -89,9 +90,11 @@ void profile_free(struct profile *p)
 		}
 	}
 	u64_map_fini(&p->stacks);
-	free_values(&p->proc_counts);
+	i = 0;
+	while (u64_map_next(&p->procs, &i, &k, &v))
+		free_values(&((struct proc_profile *)v)->counts);
+	free_values(&p->procs);
 	free_values(&p->all_counts);
-	free_values(&p->proc_samples);
 	u64_map_fini(&p->kernel_ids);
 	str_intern_fini(&p->names);
 	free(p);
@@ -166,27 +169,29 @@ static int frame_id(struct profile *p, uint32_t tgid, uint64_t ip, int kernel,
 	return ret;
 }
 
-/* The -p/--comm filter: a listed process, or one whose leader has the name. */
-static int selected(const struct profile *p, uint32_t tgid)
+static struct proc_profile *proc_of(struct profile *p, uint32_t tgid)
 {
-	const struct task_info *leader;
-	unsigned int i;
+	struct proc_profile *proc = u64_map_get(&p->procs, tgid);
 
-	if (!p->nr_pids && !p->comm)
-		return 1;
-	for (i = 0; i < p->nr_pids; i++)
-		if (p->pids[i] == tgid)
-			return 1;
-	leader = p->comm ? task_table_get(p->tasks, tgid) : NULL;
-	return leader && !strncmp(leader->comm, p->comm, KTP_COMM_LEN);
+	if (proc)
+		return proc;
+	proc = calloc(1, sizeof(*proc));
+	if (!proc)
+		return NULL;
+	u64_map_init(&proc->counts);
+	if (u64_map_put(&p->procs, tgid, proc)) {
+		free(proc);
+		return NULL;
+	}
+	return proc;
 }
 
-void profile_select(struct profile *p, const uint32_t *pids, unsigned int nr_pids,
-		    const char *comm)
+void profile_select(struct profile *p,
+		    int (*selected)(const void *ctx, uint32_t tgid, uint32_t tid),
+		    const void *ctx)
 {
-	p->pids = pids;
-	p->nr_pids = nr_pids;
-	p->comm = comm;
+	p->selected = selected;
+	p->selected_ctx = ctx;
 }
 
 int profile_on_event(struct profile *p, const struct event *ev)
@@ -194,14 +199,14 @@ int profile_on_event(struct profile *p, const struct event *ev)
 	uint32_t ids[2 * KTP_MAX_FRAMES], n = 0, i, j;
 	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(struct ktp_sample);
 	struct ktp_sample r;
-	uint64_t *procn;
+	struct proc_profile *proc;
 	int ret;
 
 	if (ev->type != KTP_REC_SAMPLE)
 		return 0;
 	memcpy(&r, ev->rec, sizeof(r));
 	if ((p->source >= 0 && r.source != p->source) ||
-	    (p->pid && r.pid != p->pid) || !selected(p, r.pid))
+	    (p->selected && !p->selected(p->selected_ctx, r.pid, r.tid)))
 		return 0;
 	/* Root first: user frames outermost first, then kernel ones. */
 	for (i = r.nr_user; i-- > 0;) {
@@ -221,15 +226,10 @@ int profile_on_event(struct profile *p, const struct event *ev)
 			return ret;
 	}
 	p->samples++;
-	procn = u64_map_get(&p->proc_samples, r.pid);
-	if (!procn) {
-		procn = calloc(1, sizeof(*procn));
-		if (!procn || u64_map_put(&p->proc_samples, r.pid, procn)) {
-			free(procn);
-			return -ENOMEM;
-		}
-	}
-	(*procn)++;
+	proc = proc_of(p, r.pid);
+	if (!proc)
+		return -ENOMEM;
+	proc->samples++;
 	if (!n)
 		return 0;
 	ret = add_stack(p, r.pid, ids, n);
@@ -242,7 +242,7 @@ int profile_on_event(struct profile *p, const struct event *ev)
 			;
 		if (j < i)
 			continue;	/* totals count a symbol once per sample */
-		pc = get_counts(&p->proc_counts, (uint64_t)r.pid << 32 | ids[i]);
+		pc = get_counts(&proc->counts, ids[i]);
 		ac = get_counts(&p->all_counts, ids[i]);
 		if (!pc || !ac)
 			return -ENOMEM;
@@ -250,7 +250,7 @@ int profile_on_event(struct profile *p, const struct event *ev)
 		ac->total++;
 	}
 	/* Both exist: the loop above created them. */
-	get_counts(&p->proc_counts, (uint64_t)r.pid << 32 | ids[n - 1])->self++;
+	get_counts(&proc->counts, ids[n - 1])->self++;
 	get_counts(&p->all_counts, ids[n - 1])->self++;
 	return 0;
 }
@@ -272,20 +272,20 @@ static int by_samples(const void *a, const void *b)
 unsigned int profile_processes(const struct profile *p, uint32_t **pids,
 			       uint64_t **samples)
 {
-	struct proc_sort *v = calloc(p->proc_samples.len + 1, sizeof(*v));
+	struct proc_sort *v = calloc(p->procs.len + 1, sizeof(*v));
 	size_t i = 0;
 	unsigned int n = 0, j;
 	uint64_t k;
 	void *val;
 
-	*pids = calloc(p->proc_samples.len + 1, sizeof(**pids));
-	*samples = calloc(p->proc_samples.len + 1, sizeof(**samples));
+	*pids = calloc(p->procs.len + 1, sizeof(**pids));
+	*samples = calloc(p->procs.len + 1, sizeof(**samples));
 	if (!v || !*pids || !*samples) {
 		free(v);
 		return 0;
 	}
-	while (u64_map_next(&p->proc_samples, &i, &k, &val))
-		v[n++] = (struct proc_sort){ k, *(uint64_t *)val };
+	while (u64_map_next(&p->procs, &i, &k, &val))
+		v[n++] = (struct proc_sort){ k, ((struct proc_profile *)val)->samples };
 	qsort(v, n, sizeof(*v), by_samples);
 	for (j = 0; j < n; j++) {
 		(*pids)[j] = v[j].pid;
@@ -309,20 +309,19 @@ static int by_self(const void *a, const void *b)
 unsigned int profile_rows(const struct profile *p, int64_t tgid,
 			  struct profile_row **rows)
 {
-	const struct u64_map *m = tgid >= 0 ? &p->proc_counts : &p->all_counts;
+	const struct proc_profile *proc = tgid >= 0 ? u64_map_get(&p->procs, (uint64_t)tgid) : NULL;
+	const struct u64_map *m = tgid < 0 ? &p->all_counts : proc ? &proc->counts : NULL;
 	size_t i = 0;
 	unsigned int n = 0;
 	uint64_t k;
 	void *v;
 
-	*rows = calloc(m->len + 1, sizeof(**rows));
-	if (!*rows)
+	*rows = calloc(m ? m->len + 1 : 1, sizeof(**rows));
+	if (!*rows || !m)
 		return 0;
 	while (u64_map_next(m, &i, &k, &v)) {
 		const struct counts *c = v;
 
-		if (tgid >= 0 && (int64_t)(k >> 32) != tgid)
-			continue;
 		(*rows)[n++] = (struct profile_row){
 			str_intern_get(&p->names, (uint32_t)k), c->self, c->total,
 		};
@@ -409,4 +408,17 @@ out:
 	for (j = 0; j < n; j++)
 		free(lines[j]);
 	free(lines);
+}
+
+/* --- The tree of the stacks (a flame graph's) --- */
+
+static int tree_add(void *ctx, uint32_t tgid, const char *const *frames, uint32_t n,
+		    uint64_t count)
+{
+	return flame_add(ctx, tgid, frames, n, count);
+}
+
+int profile_tree(const struct profile *p, struct flame *t)
+{
+	return profile_walk(p, tree_add, t);
 }

@@ -11,7 +11,8 @@
 #include <stdio.h>
 
 #include "decode/relay-decode.h"
-#include "decode/task-table.h"
+#include "model/task-table.h"
+#include "report/flame.h"
 #include "symbols/symbolizer.h"
 
 struct profile;
@@ -21,17 +22,15 @@ struct profile_row {
 	uint64_t self, total;
 };
 
-/* @source: the sample source to count (-1: all); @pid: a tgid or 0 for all. */
+/* @source: the sample source to count (-1: all). */
 struct profile *profile_new(struct symbolizer *sym, const struct task_table *tasks,
-			    int source, uint32_t pid);
+			    int source);
 void profile_free(struct profile *p);
 
-/*
- * Count only samples of these processes, or of processes whose leader is
- * named @comm (the arrays must outlive @p).
- */
-void profile_select(struct profile *p, const uint32_t *pids, unsigned int nr_pids,
-		    const char *comm);
+/* Count only the samples (of thread @tid in thread group @tgid) @selected says yes to. */
+void profile_select(struct profile *p,
+		    int (*selected)(const void *ctx, uint32_t tgid, uint32_t tid),
+		    const void *ctx);
 
 /* Count a SAMPLE event (others are ignored). 0 or -ENOMEM. */
 int profile_on_event(struct profile *p, const struct event *ev);
@@ -53,6 +52,9 @@ unsigned int profile_rows(const struct profile *p, int64_t tgid,
 typedef int (*profile_stack_fn)(void *ctx, uint32_t tgid, const char *const *frames,
 				uint32_t n, uint64_t count);
 int profile_walk(const struct profile *p, profile_stack_fn fn, void *ctx);
+
+/* The stacks into flame graph @t (report/flame.h), weighed by samples. 0, -ENOMEM. */
+int profile_tree(const struct profile *p, struct flame *t);
 
 /* Folded stacks, "comm;root;...;leaf N" per line, sorted. */
 void profile_write_folded(const struct profile *p, FILE *out);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON report: one document, schema "ktprof-report" (docs/report.md).
- * Field names carry their unit (_ns, _pct, _per_s). Built with json-c;
- * a failed allocation anywhere makes the whole document fail.
+ * The JSON report: one document, schema "ktprof-report" (docs/report.md),
+ * described once by its field tables (json-doc.h): the capture, the
+ * window, the CPUs, threads and processes (each with the fields of every
+ * analysis), then the section of each analysis asked for. The writer and
+ * the JSON Schema are both made from the tables. Field names carry their
+ * unit (_ns, _pct, _per_s).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,606 +14,396 @@
 
 #include <json.h>
 
-#include "report/json-build.h"
+#include "report/analyze-cpu.h"
+#include "report/analyze-runtime.h"
 #include "report/render.h"
 
-struct jctx {
-	struct json_build b;
-	const struct report *r;
-	const struct report_view *v;
+static const struct report *rep(const struct json_ctx *c)
+{
+	return c->doc;
+}
+
+/* --- A thread as others name it --- */
+
+const struct json_field render_thread_ref[] = {
+	{ .name = "pid", .type = JSON_INT }, { .name = "tgid", .type = JSON_INT, .flags = JSON_OPTIONAL }, { .name = "comm", .type = JSON_STR },
+	JSON_END
 };
 
-static json_object *u64(uint64_t v)
+json_object *render_thread_ref_of(struct json_ctx *c, uint32_t t)
 {
-	return json_object_new_uint64(v);
-}
-
-static json_object *str(const char *s)
-{
-	return json_object_new_string(s ? s : "");
-}
-
-static double pct(uint64_t part, uint64_t whole)
-{
-	return whole ? 100.0 * part / whole : 0;
-}
-
-static json_object *latencies(struct jctx *j, const struct hist h[2])
-{
-	json_object *o = json_object_new_object();
-
-	json_build_put(&j->b, o, "wakeup", json_build_dist(&j->b, &h[SCHED_WAKEUP]));
-	json_build_put(&j->b, o, "runqueue", json_build_dist(&j->b, &h[SCHED_RUNQUEUE]));
-	return o;
-}
-
-/* A thread as others refer to it: pid, tgid, comm. */
-static json_object *thread_ref(struct jctx *j, uint32_t t)
-{
-	json_object *o = json_object_new_object();
 	const struct sched_thread *th;
+	json_object *o = json_object_new_object();
 
-	if (t == SCHED_IDLE) {
-		json_build_put(&j->b, o, "pid", u64(0));
-		json_build_put(&j->b, o, "comm", str("swapper"));
+	if (t == SCHED_IDLE || t >= rep(c)->model->sched.nr_threads) {
+		json_build_put(c->b, o, "pid", json_doc_u64(0));
+		json_build_put(c->b, o, "comm", json_doc_str("swapper"));
 		return o;
 	}
-	th = &j->r->sched.threads[t];
-	json_build_put(&j->b, o, "pid", u64(th->pid));
-	json_build_put(&j->b, o, "tgid", u64(th->tgid));
-	json_build_put(&j->b, o, "comm", str(th->comm));
+	th = &rep(c)->model->sched.threads[t];
+	json_build_put(c->b, o, "pid", json_doc_u64(th->pid));
+	json_build_put(c->b, o, "tgid", json_doc_u64(th->tgid));
+	json_build_put(c->b, o, "comm", json_doc_str(th->comm));
 	return o;
+}
+
+/* --- The capture --- */
+
+static json_object *get_capture(const struct json_field *f, struct json_ctx *c)
+{
+	const struct report *r = rep(c);
+	const struct model *m = r->model;
+	const char *n = f->name;
+
+	if (!strcmp(n, "path"))
+		return json_doc_str(m->path);
+	if (!strcmp(n, "kernel"))
+		return json_doc_str(m->have_meta ? m->meta.kernel : "");
+	if (!strcmp(n, "machine"))
+		return json_doc_str(m->have_meta ? m->meta.machine : "");
+	if (!strcmp(n, "problem"))
+		return json_doc_str(m->problem);
+	if (!strcmp(n, "truncated"))
+		return json_object_new_boolean(m->truncated);
+	if (!strcmp(n, "damaged"))
+		return json_object_new_boolean(m->damaged);
+	return json_doc_u64(!strcmp(n, "cpus") ? r->nr_cpus :
+			    !strcmp(n, "session_start_ns") ? m->session_start :
+			    !strcmp(n, "session_stop_ns") ? m->session_stop :
+			    !strcmp(n, "events") ? m->events :
+			    !strcmp(n, "lost_records") ? m->lost : r->samples);
 }
 
 /* The types present, by name: {"sched_switch": 812, "lost": 2, ...}. */
-static json_object *events_by_type(struct jctx *j)
+static json_object *get_by_type(const struct json_field *f, struct json_ctx *c)
 {
+	const struct report *r = rep(c);
 	json_object *o = json_object_new_object();
 	unsigned int i;
 
+	(void)f;
 	for (i = 0; i < REPORT_EVENT_TYPES; i++) {
 		const char *name = event_type_name(report_event_type(i));
 
-		if (j->r->by_type[i] && name)
-			json_build_put(&j->b, o, name, u64(j->r->by_type[i]));
+		if (r->by_type[i] && name)
+			json_build_put(c->b, o, name, json_doc_u64(r->by_type[i]));
 	}
 	return o;
 }
 
-static json_object *capture(struct jctx *j)
+static json_object *get_sched_ext_side(const struct json_field *f, struct json_ctx *c)
 {
-	const struct report *r = j->r;
-	json_object *o = json_object_new_object();
+	const struct sched_ext *x = c->aux;
 
-	json_build_put(&j->b, o, "path", str(r->path));
-	json_build_put(&j->b, o, "kernel", str(r->have_meta ? r->meta.kernel : ""));
-	json_build_put(&j->b, o, "machine", str(r->have_meta ? r->meta.machine : ""));
-	json_build_put(&j->b, o, "cpus", u64(r->nr_cpus));
-	json_build_put(&j->b, o, "session_start_ns", u64(r->session_start));
-	json_build_put(&j->b, o, "session_stop_ns", u64(r->session_stop));
-	json_build_put(&j->b, o, "events", u64(r->events));
-	json_build_put(&j->b, o, "lost_records", u64(r->lost));
-	json_build_put(&j->b, o, "samples", u64(r->samples));
-	json_build_put(&j->b, o, "truncated", json_object_new_boolean(r->truncated));
-	json_build_put(&j->b, o, "damaged", json_object_new_boolean(r->damaged));
-	if (r->sched_ext[0].present || r->sched_ext[1].present) {
-		json_object *x = json_object_new_object();
-		int i;
-
-		for (i = 0; i < 2; i++) {
-			json_object *s = json_object_new_object();
-
-			json_build_put(&j->b, s, "present", json_object_new_boolean(r->sched_ext[i].present));
-			json_build_put(&j->b, s, "state", str(r->sched_ext[i].state));
-			json_build_put(&j->b, s, "ops", str(r->sched_ext[i].ops));
-			json_build_put(&j->b, s, "enable_seq", u64(r->sched_ext[i].enable_seq));
-			json_build_put(&j->b, x, i ? "stop" : "start", s);
-		}
-		json_build_put(&j->b, o, "sched_ext", x);
-	}
-	json_build_put(&j->b, o, "problem", str(r->problem));
-	json_build_put(&j->b, o, "events_by_type", events_by_type(j));
-	return o;
+	if (!strcmp(f->name, "present"))
+		return json_object_new_boolean(x->present);
+	if (!strcmp(f->name, "enable_seq"))
+		return json_doc_u64(x->enable_seq);
+	return json_doc_str(!strcmp(f->name, "state") ? x->state : x->ops);
 }
 
-static json_object *window(struct jctx *j)
-{
-	const struct report *r = j->r;
-	json_object *o = json_object_new_object();
+static const struct json_field sched_ext_side[] = {
+	{ .name = "present", .type = JSON_BOOL, .get = get_sched_ext_side },
+	{ .name = "state", .type = JSON_STR, .get = get_sched_ext_side },
+	{ .name = "ops", .type = JSON_STR, .get = get_sched_ext_side },
+	{ .name = "enable_seq", .type = JSON_INT, .get = get_sched_ext_side }, JSON_END
+};
 
-	json_build_put(&j->b, o, "from_ns", u64(r->from));
-	json_build_put(&j->b, o, "to_ns", u64(r->to));
-	json_build_put(&j->b, o, "duration_ns", u64(r->window_ns));
-	json_build_put(&j->b, o, "from_rel_ns", u64(r->session_start ? r->from - r->session_start : 0));
-	json_build_put(&j->b, o, "to_rel_ns", u64(r->session_start ? r->to - r->session_start : 0));
-	return o;
+static json_object *get_side(const struct json_field *f, struct json_ctx *c)
+{
+	struct json_ctx e = *c;
+
+	e.aux = &rep(c)->model->sched_ext[strcmp(f->name, "start") ? 1 : 0];
+	return json_doc_object(sched_ext_side, &e);
 }
 
-static json_object *excluded(struct jctx *j)
-{
-	const struct report *r = j->r;
-	json_object *o = json_object_new_object();
+static const struct json_field sched_ext[] = {
+	{ .name = "start", .type = JSON_OBJ, .sub = sched_ext_side, .get = get_side },
+	{ .name = "stop", .type = JSON_OBJ, .sub = sched_ext_side, .get = get_side }, JSON_END
+};
 
-	json_build_put(&j->b, o, "wakeup_latencies", u64(r->sched.latency_excluded[SCHED_WAKEUP]));
-	json_build_put(&j->b, o, "runqueue_latencies", u64(r->sched.latency_excluded[SCHED_RUNQUEUE]));
-	json_build_put(&j->b, o, "inconsistent_records", u64(r->sched.inconsistent));
-	return o;
+static int has_sched_ext(const struct json_ctx *c)
+{
+	const struct model *m = rep(c)->model;
+
+	return m->sched_ext[0].present || m->sched_ext[1].present;
 }
 
-static const struct report_cpu_stream *stream_of(const struct report *r, uint32_t cpu)
+#define CAP(n, t) { .name = n, .type = t, .get = get_capture }
+
+static const struct json_field capture[] = {
+	CAP("path", JSON_STR), CAP("kernel", JSON_STR), CAP("machine", JSON_STR),
+	CAP("cpus", JSON_INT), CAP("session_start_ns", JSON_INT),
+	CAP("session_stop_ns", JSON_INT), CAP("events", JSON_INT),
+	CAP("lost_records", JSON_INT), CAP("samples", JSON_INT),
+	CAP("truncated", JSON_BOOL), CAP("damaged", JSON_BOOL),
+	{ .name = "sched_ext", .type = JSON_OBJ, .sub = sched_ext, .flags = JSON_OPTIONAL, .present = has_sched_ext },
+	CAP("problem", JSON_STR),
+	{ .name = "events_by_type", .type = JSON_COUNTS, .get = get_by_type }, JSON_END
+};
+
+/* --- The window, histograms, exclusions, the machine --- */
+
+static json_object *get_window(const struct json_field *f, struct json_ctx *c)
+{
+	const struct model *m = rep(c)->model;
+	const char *n = f->name;
+
+	if (!strcmp(n, "from_rel_ns"))
+		return json_doc_u64(m->session_start ? m->from - m->session_start : 0);
+	if (!strcmp(n, "to_rel_ns"))
+		return json_doc_u64(m->session_start ? m->to - m->session_start : 0);
+	return json_doc_u64(!strcmp(n, "from_ns") ? m->from : !strcmp(n, "to_ns") ? m->to :
+			    m->window_ns);
+}
+
+static const struct json_field window[] = {
+	{ .name = "from_ns", .type = JSON_INT, .get = get_window }, { .name = "to_ns", .type = JSON_INT, .get = get_window },
+	{ .name = "duration_ns", .type = JSON_INT, .get = get_window },
+	{ .name = "from_rel_ns", .type = JSON_INT, .get = get_window }, { .name = "to_rel_ns", .type = JSON_INT, .get = get_window },
+	JSON_END
+};
+
+static json_object *get_histograms(const struct json_field *f, struct json_ctx *c)
+{
+	if (!strcmp(f->name, "exact_up_to"))
+		return json_doc_u64(HIST_EXACT);
+	return json_doc_num(c, HIST_MAX_ERROR, 7);
+}
+
+static const struct json_field histograms[] = {
+	{ .name = "exact_up_to", .type = JSON_INT, .get = get_histograms },
+	{ .name = "max_relative_error", .type = JSON_NUM, .get = get_histograms }, JSON_END
+};
+
+static json_object *get_excluded(const struct json_field *f, struct json_ctx *c)
+{
+	const struct sched *s = &rep(c)->model->sched;
+
+	return json_doc_u64(!strcmp(f->name, "inconsistent_records") ? s->inconsistent :
+			    s->latency_excluded[strcmp(f->name, "wakeup_latencies") ?
+						SCHED_RUNQUEUE : SCHED_WAKEUP]);
+}
+
+static const struct json_field excluded[] = {
+	{ .name = "wakeup_latencies", .type = JSON_INT, .get = get_excluded },
+	{ .name = "runqueue_latencies", .type = JSON_INT, .get = get_excluded },
+	{ .name = "inconsistent_records", .type = JSON_INT, .get = get_excluded }, JSON_END
+};
+
+static json_object *get_machine(const struct json_field *f, struct json_ctx *c)
+{
+	const struct report *r = rep(c);
+
+	if (!strcmp(f->name, "utilization_pct"))
+		return json_doc_num(c, render_pct(r->busy_ns, r->known_ns), 3);
+	return json_doc_u64(!strcmp(f->name, "busy_ns") ? r->busy_ns : r->known_ns);
+}
+
+static const struct json_field machine[] = {
+	{ .name = "busy_ns", .type = JSON_INT, .get = get_machine }, { .name = "known_ns", .type = JSON_INT, .get = get_machine },
+	{ .name = "utilization_pct", .type = JSON_NUM, .get = get_machine }, JSON_END
+};
+
+/* --- CPUs, threads, processes: each with every analysis's fields --- */
+
+static const struct model_stream *stream_of(const struct report *r, uint32_t cpu)
 {
 	unsigned int i;
 
-	for (i = 0; i < r->nr_streams; i++)
-		if (r->streams[i].cpu == cpu)
-			return &r->streams[i];
+	for (i = 0; i < r->model->nr_streams; i++)
+		if (r->model->streams[i].cpu == cpu)
+			return &r->model->streams[i];
 	return NULL;
 }
 
-static json_object *one_cpu(struct jctx *j, uint32_t cpu)
+static json_object *get_cpu_own(const struct json_field *f, struct json_ctx *c)
 {
-	const struct report *r = j->r;
-	const struct cpu_result *c = &r->cpu.cpus[cpu];
-	const struct irq_cpu_result *q = cpu < r->irq.nr_cpus ? &r->irq.cpus[cpu] : NULL;
-	const struct report_cpu_stream *st = stream_of(r, cpu);
-	json_object *o = json_object_new_object(), *u = json_object_new_object();
-	uint64_t known = c->busy_ns + c->idle_ns;
+	const struct model_stream *st = stream_of(rep(c), c->id);
 
-	json_build_put(&j->b, o, "cpu", u64(cpu));
-	json_build_put(&j->b, o, "busy_ns", u64(c->busy_ns));
-	json_build_put(&j->b, o, "idle_ns", u64(c->idle_ns));
-	json_build_num(&j->b, o, "utilization_pct", pct(c->busy_ns, known), 3);
-	json_build_put(&j->b, o, "hardirq_ns", u64(q ? q->ns[SCHED_HARDIRQ] : 0));
-	json_build_put(&j->b, o, "softirq_ns", u64(q ? q->ns[SCHED_SOFTIRQ] : 0));
-	json_build_put(&j->b, o, "work_ns", u64(q ? q->ns[SCHED_WORK] : 0));
-	json_build_put(&j->b, o, "switches", u64(c->switches));
-	json_build_num(&j->b, o, "switches_per_s", known ? c->switches / (known / 1e9) : 0, 3);
-	json_build_put(&j->b, o, "migrations_in", u64(c->migrations_in));
-	json_build_put(&j->b, o, "migrations_out", u64(c->migrations_out));
-	json_build_put(&j->b, o, "ipi_sent", u64(q ? q->ipi_sent : 0));
-	json_build_put(&j->b, o, "ipi_received", u64(q ? q->ipi_received : 0));
-	json_build_put(&j->b, u, "nodata_ns", u64(c->gap_ns[SCHED_GAP_NODATA]));
-	json_build_put(&j->b, u, "loss_ns", u64(c->gap_ns[SCHED_GAP_LOSS]));
-	json_build_put(&j->b, u, "offline_ns", u64(c->gap_ns[SCHED_GAP_OFFLINE]));
-	json_build_put(&j->b, o, "unknown", u);
-	json_build_put(&j->b, o, "records", u64(st ? st->records : 0));
-	json_build_put(&j->b, o, "lost_records", u64(st ? st->lost : 0));
-	if (cpu < r->latency.nr_cpus)
-		json_build_put(&j->b, o, "latency", latencies(j, r->latency.cpus[cpu].h));
-	return o;
+	if (!strcmp(f->name, "cpu"))
+		return json_doc_u64(c->id);
+	return json_doc_u64(!st ? 0 : !strcmp(f->name, "records") ? st->records : st->lost);
 }
 
-static json_object *cpus(struct jctx *j)
+static int next_cpu(struct json_ctx *c, size_t *pos)
 {
-	json_object *a = json_object_new_array();
-	uint32_t cpu;
+	const struct report *r = rep(c);
+	const struct analyze_cpu *a = analyze_cpu(r);
 
-	for (cpu = 0; cpu < j->r->cpu.nr_cpus; cpu++)
-		if (report_cpu_shown(j->r, cpu))
-			json_build_push(&j->b, a, one_cpu(j, cpu));
-	return a;
+	while (*pos < a->nr_cpus && !report_cpu_shown(r, *pos))
+		(*pos)++;
+	if (*pos >= a->nr_cpus)
+		return 0;
+	c->id = *pos;
+	c->item = &a->cpus[(*pos)++];
+	return 1;
 }
 
-static json_object *machine(struct jctx *j)
+static json_object *get_thread_own(const struct json_field *f, struct json_ctx *c)
 {
-	json_object *o = json_object_new_object();
+	const struct sched_thread *th = &rep(c)->model->sched.threads[c->id];
 
-	json_build_put(&j->b, o, "busy_ns", u64(j->r->busy_ns));
-	json_build_put(&j->b, o, "known_ns", u64(j->r->known_ns));
-	json_build_num(&j->b, o, "utilization_pct", pct(j->r->busy_ns, j->r->known_ns), 3);
-	return o;
+	if (!strcmp(f->name, "comm"))
+		return json_doc_str(th->comm);
+	if (!strcmp(f->name, "kthread"))
+		return json_object_new_boolean(th->kthread);
+	return json_doc_u64(!strcmp(f->name, "pid") ? th->pid : th->tgid);
 }
 
-static json_object *states(struct jctx *j, uint32_t t)
+/* The threads by runtime, as the text report lists them. */
+static int next_thread(struct json_ctx *c, size_t *pos)
 {
-	static const char *const names[SCHED_NR_STATES] = {
-		[SCHED_RUNNING] = "running_ns", [SCHED_RUNNABLE] = "runnable_ns",
-		[SCHED_SLEEPING] = "sleeping_ns", [SCHED_BLOCKED] = "blocked_ns",
-		[SCHED_OTHER] = "other_ns",
-	};
-	const struct states_result *st = &j->r->states.threads[t];
-	json_object *o = json_object_new_object();
-	uint64_t known = 0;
-	int k;
+	const uint32_t *order = c->aux;
 
-	for (k = SCHED_RUNNING; k < SCHED_DEAD; k++) {
-		json_build_put(&j->b, o, names[k], u64(st->ns[k]));
-		known += st->ns[k];
+	if (!*pos) {
+		uint32_t n, *t = report_threads_sorted(rep(c), &n, analyze_runtime_cmp);
+
+		if (!t) {
+			c->b->nomem = 1;
+			return 0;
+		}
+		t[n] = UINT32_MAX;	/* there is room for one more */
+		c->aux = order = t;
 	}
-	json_build_put(&j->b, o, "unknown_ns", u64(known < j->r->window_ns ? j->r->window_ns - known : 0));
-	return o;
-}
-
-static json_object *migration_counts(struct jctx *j, const struct migrations_result *m)
-{
-	json_object *o = json_object_new_object();
-
-	json_build_put(&j->b, o, "same_llc", u64(m->count[MIGRATION_SAME_LLC]));
-	json_build_put(&j->b, o, "cross_llc", u64(m->count[MIGRATION_CROSS_LLC]));
-	json_build_put(&j->b, o, "cross_numa", u64(m->count[MIGRATION_CROSS_NUMA]));
-	json_build_put(&j->b, o, "unknown_topology", u64(m->count[MIGRATION_UNKNOWN]));
-	return o;
-}
-
-static json_object *one_thread(struct jctx *j, uint32_t t)
-{
-	const struct report *r = j->r;
-	const struct sched_thread *th = &r->sched.threads[t];
-	const struct runtime_result *rt = &r->runtime.threads[t];
-	json_object *o = json_object_new_object();
-
-	json_build_put(&j->b, o, "pid", u64(th->pid));
-	json_build_put(&j->b, o, "tgid", u64(th->tgid));
-	json_build_put(&j->b, o, "comm", str(th->comm));
-	json_build_put(&j->b, o, "kthread", json_object_new_boolean(th->kthread));
-	json_build_put(&j->b, o, "runtime_ns", u64(rt->runtime_ns));
-	json_build_num(&j->b, o, "cpu_pct", pct(rt->runtime_ns, r->window_ns), 3);
-	json_build_num(&j->b, o, "machine_pct", pct(rt->runtime_ns, r->known_ns), 3);
-	json_build_put(&j->b, o, "voluntary_switches", u64(rt->voluntary));
-	json_build_put(&j->b, o, "involuntary_switches", u64(rt->involuntary));
-	json_build_put(&j->b, o, "slices", json_build_dist(&j->b, &rt->slices));
-	json_build_put(&j->b, o, "states", states(j, t));
-	json_build_put(&j->b, o, "latency", latencies(j, r->latency.threads[t].h));
-	json_build_put(&j->b, o, "migrations", migration_counts(j, &r->migrations.threads[t]));
-	return o;
-}
-
-static int by_runtime(const struct report *r, uint32_t a, uint32_t b)
-{
-	uint64_t x = r->runtime.threads[a].runtime_ns, y = r->runtime.threads[b].runtime_ns;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static json_object *threads(struct jctx *j)
-{
-	json_object *a = json_object_new_array();
-	uint32_t n, i, *t = report_threads_sorted(j->r, &n, by_runtime);
-
-	if (!t)
-		j->b.nomem = 1;
-	for (i = 0; t && i < n; i++)
-		json_build_push(&j->b, a, one_thread(j, t[i]));
-	free(t);
-	return a;
-}
-
-static json_object *processes(struct jctx *j)
-{
-	const struct report *r = j->r;
-	json_object *a = json_object_new_array();
-	uint32_t p;
-
-	for (p = 0; p < r->sched.nr_procs; p++) {
-		const struct process_result *pr = &r->procs[p];
-		json_object *o;
-
-		if (!r->process_selected[p] || !pr->threads)
-			continue;
-		o = json_object_new_object();
-		json_build_put(&j->b, o, "tgid", u64(r->sched.procs[p].tgid));
-		json_build_put(&j->b, o, "comm", str(r->sched.procs[p].comm));
-		json_build_put(&j->b, o, "threads", u64(pr->threads));
-		json_build_put(&j->b, o, "runtime_ns", u64(pr->runtime_ns));
-		json_build_num(&j->b, o, "cpu_pct", pct(pr->runtime_ns, r->window_ns), 3);
-		json_build_num(&j->b, o, "machine_pct", pct(pr->runtime_ns, r->known_ns), 3);
-		json_build_put(&j->b, o, "voluntary_switches", u64(pr->voluntary));
-		json_build_put(&j->b, o, "involuntary_switches", u64(pr->involuntary));
-		json_build_put(&j->b, o, "migrations", u64(pr->migrations));
-		json_build_put(&j->b, o, "latency", latencies(j, pr->latency));
-		json_build_push(&j->b, a, o);
+	if (order[*pos] == UINT32_MAX) {
+		free((void *)order);
+		return 0;
 	}
-	return a;
+	c->id = order[(*pos)++];
+	return 1;
 }
 
-static json_object *migrations(struct jctx *j)
+static json_object *get_process_own(const struct json_field *f, struct json_ctx *c)
 {
-	static const char *const classes[] = { "same_llc", "cross_llc", "cross_numa",
-					       "unknown_topology" };
-	const struct analyze_migrations *m = &j->r->migrations;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	uint32_t i;
+	const struct report *r = rep(c);
+	const struct sched_process *p = &r->model->sched.procs[c->id];
 
-	json_build_put(&j->b, o, "total", migration_counts(j, &m->total));
-	for (i = 0; i < m->cpu_pairs.n; i++) {
-		json_object *p = json_object_new_object();
+	if (!strcmp(f->name, "comm"))
+		return json_doc_str(p->comm);
+	return json_doc_u64(!strcmp(f->name, "tgid") ? p->tgid : r->process_threads[c->id]);
+}
 
-		json_build_put(&j->b, p, "from", u64(m->cpu_pairs.v[i].a));
-		json_build_put(&j->b, p, "to", u64(m->cpu_pairs.v[i].b));
-		json_build_put(&j->b, p, "count", u64(m->cpu_pairs.v[i].count));
-		json_build_put(&j->b, p, "class", str(classes[analyze_migrations_classify(m, m->cpu_pairs.v[i].a,
-								   m->cpu_pairs.v[i].b)]));
-		json_build_push(&j->b, a, p);
+static int next_process(struct json_ctx *c, size_t *pos)
+{
+	const struct report *r = rep(c);
+
+	while (*pos < r->model->sched.nr_procs &&
+	       !(r->process_selected[*pos] && r->process_threads[*pos]))
+		(*pos)++;
+	if (*pos >= r->model->sched.nr_procs)
+		return 0;
+	c->id = (*pos)++;
+	return 1;
+}
+
+#define MAX_FIELDS (REPORT_MAX_ANALYZERS + 8)
+
+/*
+ * The fields of a CPU, thread or process object: its own @own, then each
+ * analysis's (all of them: an object is the same whichever section asked
+ * for it). Made once.
+ */
+static const struct json_field *entity(struct json_field *v, const struct json_field *own,
+				       enum report_entity e)
+{
+	unsigned int n = 0, i;
+
+	if (v[0].name)
+		return v;
+	for (; own->name; own++)
+		v[n++] = *own;
+	for (i = 0; i < nr_analyzers; i++)
+		if (analyzers[i]->fields[e])
+			v[n++] = (struct json_field){ .name = "fields", .type = JSON_FIELDS, .sub = analyzers[i]->fields[e] };
+	v[n] = (struct json_field)JSON_END;
+	return v;
+}
+
+static const struct json_field cpu_own[] = {
+	{ .name = "cpu", .type = JSON_INT, .get = get_cpu_own }, { .name = "records", .type = JSON_INT, .get = get_cpu_own },
+	{ .name = "lost_records", .type = JSON_INT, .get = get_cpu_own }, JSON_END
+};
+
+static const struct json_field thread_own[] = {
+	{ .name = "pid", .type = JSON_INT, .get = get_thread_own }, { .name = "tgid", .type = JSON_INT, .get = get_thread_own },
+	{ .name = "comm", .type = JSON_STR, .get = get_thread_own }, { .name = "kthread", .type = JSON_BOOL, .get = get_thread_own },
+	JSON_END
+};
+
+static const struct json_field process_own[] = {
+	{ .name = "tgid", .type = JSON_INT, .get = get_process_own }, { .name = "comm", .type = JSON_STR, .get = get_process_own },
+	{ .name = "threads", .type = JSON_INT, .get = get_process_own }, JSON_END
+};
+
+/* --- The document --- */
+
+/* The sections of analyses that add fields to objects of @e. */
+static unsigned int adding(enum report_entity e)
+{
+	unsigned int i, bits = 0;
+
+	for (i = 0; i < nr_analyzers; i++)
+		if (analyzers[i]->fields[e])
+			bits |= 1u << i;
+	return bits;
+}
+
+static json_object *get_head(const struct json_field *f, struct json_ctx *c)
+{
+	(void)c;
+	return json_doc_str(!strcmp(f->name, "schema") ? "ktprof-report" : REPORT_JSON_VERSION);
+}
+
+const struct json_field *render_json_fields(unsigned int sections)
+{
+	static struct json_field cpu[MAX_FIELDS], thread[MAX_FIELDS], process[MAX_FIELDS];
+	static struct json_field doc[MAX_FIELDS + REPORT_MAX_ANALYZERS];
+	unsigned int n = 0, i;
+
+	doc[n++] = (struct json_field){ .name = "schema", .type = JSON_STR, .sub = NULL, .flags = 0, .description = "\"ktprof-report\"", .get = get_head };
+	doc[n++] = (struct json_field){ .name = "version", .type = JSON_STR, .sub = NULL, .flags = 0, .description = "MAJOR.MINOR of the document's schema", .get = get_head };
+	doc[n++] = (struct json_field){ .name = "capture", .type = JSON_OBJ, .sub = capture, .flags = 0, .description = "the capture: kernel, CPUs, session, events" };
+	doc[n++] = (struct json_field){ .name = "window", .type = JSON_OBJ, .sub = window, .flags = 0, .description = "the time analysed, CLOCK_BOOTTIME ns (_rel_ns: from the session's start)" };
+	doc[n++] = (struct json_field){ .name = "histograms", .type = JSON_OBJ, .sub = histograms, .flags = 0, .description = "distributions keep every value up to exact_up_to, then log-linear buckets" };
+	doc[n++] = (struct json_field){ .name = "excluded", .type = JSON_OBJ, .sub = excluded, .flags = 0, .description = "latencies left out because they overlap time the capture lost" };
+	if (sections & adding(ENTITY_CPU))
+		doc[n++] = (struct json_field){ .name = "cpus", .type = JSON_ARR, .sub = entity(cpu, cpu_own, ENTITY_CPU), .flags = 0, .description = "per CPU, within its known time", .next = next_cpu };
+	doc[n++] = (struct json_field){ .name = "machine", .type = JSON_OBJ, .sub = machine, .flags = 0, .description = "all CPUs together" };
+	if (sections & adding(ENTITY_THREAD)) {
+		doc[n++] = (struct json_field){ .name = "threads", .type = JSON_ARR, .sub = entity(thread, thread_own, ENTITY_THREAD), .flags = JSON_LIST, .description = "per thread, by runtime", .next = next_thread };
+		doc[n++] = (struct json_field){ .name = "processes", .type = JSON_ARR, .sub = entity(process, process_own, ENTITY_PROCESS), .flags = JSON_LIST, .description = "per process (thread group)", .next = next_process, .order = "runtime_ns" };
 	}
-	json_build_put(&j->b, o, "cpu_pairs", a);
-	return o;
+	for (i = 0; i < nr_analyzers; i++)
+		if ((sections & (1u << i)) && analyzers[i]->doc)
+			doc[n++] = (struct json_field){ .name = "fields", .type = JSON_FIELDS, .sub = analyzers[i]->doc };
+	doc[n] = (struct json_field)JSON_END;
+	return doc;
 }
 
-static int pair_selected(const struct report *r, uint32_t a, uint32_t b)
+json_object *render_json_object(const struct report *r, const struct report_view *v,
+				 const struct json_cut *cut)
 {
-	return (a < r->sched.nr_threads && r->thread_selected[a]) ||
-	       (b < r->sched.nr_threads && r->thread_selected[b]);
-}
+	struct json_build b = { 0 };
+	struct json_ctx c = { .doc = r, .view = v, .b = &b, .cut = cut };
+	json_object *doc = json_doc_object(render_json_fields(v->sections), &c);
 
-static json_object *preemption(struct jctx *j)
-{
-	const struct pairs *p = &j->r->preempt.pairs;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	uint32_t i;
-
-	json_build_put(&j->b, o, "total", u64(j->r->preempt.total));
-	for (i = 0; i < p->n; i++) {
-		json_object *e;
-
-		if (!pair_selected(j->r, p->v[i].a, p->v[i].b))
-			continue;
-		e = json_object_new_object();
-		json_build_put(&j->b, e, "preemptor", thread_ref(j, p->v[i].a));
-		json_build_put(&j->b, e, "preempted", thread_ref(j, p->v[i].b));
-		json_build_put(&j->b, e, "count", u64(p->v[i].count));
-		json_build_push(&j->b, a, e);
-	}
-	json_build_put(&j->b, o, "pairs", a);
-	return o;
-}
-
-static json_object *waker_ref(struct jctx *j, uint32_t id)
-{
-	static const char *const kinds[] = { "thread", "idle", "hardirq", "softirq", "unknown" };
-	struct sched_waker w = analyze_wakers_waker(id);
-	json_object *o;
-	char name[96];
-
-	if (w.kind == SCHED_WAKER_THREAD)
-		o = thread_ref(j, w.id);
-	else
-		o = json_object_new_object();
-	json_build_put(&j->b, o, "kind", str(kinds[w.kind < 5 ? w.kind : 4]));
-	if (w.kind != SCHED_WAKER_THREAD && w.kind != SCHED_WAKER_UNKNOWN)
-		json_build_put(&j->b, o, w.kind == SCHED_WAKER_IDLE ? "cpu" : w.kind == SCHED_WAKER_HARDIRQ ?
-		    "irq" : "vector", u64(w.id));
-	json_build_put(&j->b, o, "name", str(report_waker_name(j->r, id, name, sizeof(name))));
-	return o;
-}
-
-static json_object *wakers(struct jctx *j)
-{
-	const struct pairs *p = &j->r->wakers.edges;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	uint32_t i;
-
-	json_build_put(&j->b, o, "wakings", u64(j->r->wakers.wakings));
-	json_build_put(&j->b, o, "wakings_of_running", u64(j->r->wakers.running));
-	for (i = 0; i < p->n; i++) {
-		const struct pair *e = &p->v[i];
-		json_object *x, *l;
-
-		if (e->b >= j->r->sched.nr_threads || !j->r->thread_selected[e->b])
-			continue;
-		x = json_object_new_object();
-		l = json_object_new_object();
-		json_build_put(&j->b, x, "waker", waker_ref(j, e->a));
-		json_build_put(&j->b, x, "wakee", thread_ref(j, e->b));
-		json_build_put(&j->b, x, "count", u64(e->count));
-		json_build_put(&j->b, l, "count", u64(e->n));
-		json_build_num(&j->b, l, "mean_ns", e->n ? (double)e->sum / e->n : 0, 1);
-		json_build_put(&j->b, l, "max_ns", u64(e->max));
-		json_build_put(&j->b, x, "latency", l);
-		json_build_push(&j->b, a, x);
-	}
-	json_build_put(&j->b, o, "edges", a);
-	return o;
-}
-
-static json_object *handlers(struct jctx *j)
-{
-	static const char *const kinds[] = { "hardirq", "softirq", "work" };
-	const struct analyze_irq *q = &j->r->irq;
-	json_object *a = json_object_new_array();
-	char sym[128];
-	uint32_t i;
-
-	for (i = 0; i < q->nr_handlers; i++) {
-		const struct irq_handler *h = &q->handlers[i];
-		json_object *o = json_object_new_object();
-		const char *name = h->kind == SCHED_HARDIRQ ? analyze_irq_name(q, h->id) :
-			h->kind == SCHED_SOFTIRQ ? analyze_irq_softirq_name(h->id) :
-			report_ksym(j->r, h->id, sym, sizeof(sym));
-
-		json_build_put(&j->b, o, "kind", str(kinds[h->kind]));
-		json_build_put(&j->b, o, h->kind == SCHED_HARDIRQ ? "irq" : h->kind == SCHED_SOFTIRQ ?
-		    "vector" : "function", u64(h->id));
-		json_build_put(&j->b, o, "name", str(name));
-		json_build_put(&j->b, o, "self_ns", u64(h->self_ns));
-		json_build_put(&j->b, o, "duration", json_build_dist(&j->b, &h->durations));
-		json_build_push(&j->b, a, o);
-	}
-	return a;
-}
-
-static json_object *irq(struct jctx *j)
-{
-	const struct analyze_irq *q = &j->r->irq;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	char sym[128];
-	uint32_t i;
-
-	json_build_put(&j->b, o, "handlers", handlers(j));
-	for (i = 0; i < q->nr_ipis; i++) {
-		json_object *p = json_object_new_object();
-
-		json_build_put(&j->b, p, "function", str(q->ipis[i].callback ?
-			report_ksym(j->r, q->ipis[i].callback, sym, sizeof(sym)) : "reschedule"));
-		json_build_put(&j->b, p, "sent", u64(q->ipis[i].sent));
-		json_build_put(&j->b, p, "targets", u64(q->ipis[i].targets));
-		json_build_push(&j->b, a, p);
-	}
-	json_build_put(&j->b, o, "ipis", a);
-	return o;
-}
-
-static json_object *subject(struct jctx *j, enum finding_subject s, uint32_t id)
-{
-	json_object *o;
-
-	if (s == SUBJECT_THREAD) {
-		o = thread_ref(j, id);
-		json_build_put(&j->b, o, "kind", str("thread"));
-		return o;
-	}
-	o = json_object_new_object();
-	json_build_put(&j->b, o, "kind", str(s == SUBJECT_CPU ? "cpu" : "machine"));
-	if (s == SUBJECT_CPU)
-		json_build_put(&j->b, o, "cpu", u64(id));
-	return o;
-}
-
-static json_object *findings(struct jctx *j)
-{
-	const struct findings *f = &j->r->findings;
-	json_object *a = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < f->n; i++) {
-		const struct finding *x = &f->v[i];
-		json_object *o = json_object_new_object();
-
-		json_build_put(&j->b, o, "rule", str(findings_rules[x->rule].name));
-		json_build_put(&j->b, o, "subject", subject(j, x->subject, x->id));
-		json_build_num(&j->b, o, "value", x->value, 6);
-		json_build_num(&j->b, o, "threshold", x->threshold, 6);
-		json_build_put(&j->b, o, "unit", str(findings_rules[x->rule].unit));
-		json_build_put(&j->b, o, "text", str(x->text));
-		json_build_push(&j->b, a, o);
-	}
-	return a;
-}
-
-static json_object *outliers(struct jctx *j)
-{
-	const struct findings *f = &j->r->findings;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	size_t i;
-
-	json_build_put(&j->b, o, "method", str(j->r->cfg.findings.method == OUTLIER_MAD ? "mad" : "iqr"));
-	for (i = 0; i < f->no; i++) {
-		const struct outlier *x = &f->o[i];
-		json_object *e = json_object_new_object();
-
-		json_build_put(&j->b, e, "metric", str(x->metric));
-		json_build_put(&j->b, e, "unit", str(x->unit));
-		json_build_put(&j->b, e, "subject", subject(j, x->subject, x->id));
-		json_build_num(&j->b, e, "value", x->value, 6);
-		json_build_num(&j->b, e, "limit", x->limit, 6);
-		json_build_num(&j->b, e, "score", x->score, 6);
-		json_build_push(&j->b, a, e);
-	}
-	json_build_put(&j->b, o, "items", a);
-	return o;
-}
-
-static json_object *symbols(struct jctx *j, int64_t tgid)
-{
-	json_object *a = json_object_new_array();
-	struct profile_row *rows;
-	unsigned int n = profile_rows(j->r->profile, tgid, &rows), i;
-
-	for (i = 0; i < n && i < j->v->top; i++) {
-		json_object *o = json_object_new_object();
-
-		json_build_put(&j->b, o, "symbol", str(rows[i].symbol));
-		json_build_put(&j->b, o, "self", u64(rows[i].self));
-		json_build_put(&j->b, o, "total", u64(rows[i].total));
-		json_build_push(&j->b, a, o);
-	}
-	free(rows);
-	return a;
-}
-
-static json_object *profile(struct jctx *j)
-{
-	const struct report *r = j->r;
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	uint64_t *samples;
-	uint32_t *pids;
-	unsigned int n, i;
-	char comm[32];
-
-	json_build_put(&j->b, o, "samples", u64(profile_samples(r->profile)));
-	json_build_put(&j->b, o, "sources", str(r->have_meta ? r->meta.samples : ""));
-	json_build_put(&j->b, o, "symbols", symbols(j, -1));
-	n = profile_processes(r->profile, &pids, &samples);
-	for (i = 0; i < n; i++) {
-		json_object *p = json_object_new_object();
-
-		json_build_put(&j->b, p, "tgid", u64(pids[i]));
-		json_build_put(&j->b, p, "comm", str(task_table_comm(&r->tasks, pids[i], comm, sizeof(comm))));
-		json_build_put(&j->b, p, "samples", u64(samples[i]));
-		json_build_put(&j->b, p, "symbols", symbols(j, pids[i]));
-		json_build_push(&j->b, a, p);
-	}
-	free(pids);
-	free(samples);
-	json_build_put(&j->b, o, "processes", a);
-	return o;
-}
-
-json_object *render_json_object(const struct report *r, const struct report_view *v)
-{
-	struct jctx j = { .r = r, .v = v };
-	unsigned int s = v->sections;
-	json_object *doc = json_object_new_object(), *h = json_object_new_object();
-
-	json_build_put(&j.b, doc, "schema", str("ktprof-report"));
-	json_build_put(&j.b, doc, "version", str(REPORT_JSON_VERSION));
-	json_build_put(&j.b, doc, "capture", capture(&j));
-	json_build_put(&j.b, doc, "window", window(&j));
-	json_build_put(&j.b, h, "exact_up_to", u64(HIST_EXACT));
-	json_build_num(&j.b, h, "max_relative_error", HIST_MAX_ERROR, 7);
-	json_build_put(&j.b, doc, "histograms", h);
-	json_build_put(&j.b, doc, "excluded", excluded(&j));
-	if (s & (SECTION_CPU | SECTION_LATENCY | SECTION_IRQ))
-		json_build_put(&j.b, doc, "cpus", cpus(&j));
-	json_build_put(&j.b, doc, "machine", machine(&j));
-	if (s & (SECTION_RUNTIME | SECTION_LATENCY | SECTION_STATES | SECTION_MIGRATIONS)) {
-		json_build_put(&j.b, doc, "threads", threads(&j));
-		json_build_put(&j.b, doc, "processes", processes(&j));
-	}
-	if (s & SECTION_LATENCY)
-		json_build_put(&j.b, doc, "latency", latencies(&j, r->overall.h));
-	if (s & SECTION_MIGRATIONS)
-		json_build_put(&j.b, doc, "migrations", migrations(&j));
-	if (s & SECTION_PREEMPTION)
-		json_build_put(&j.b, doc, "preemption", preemption(&j));
-	if (s & SECTION_WAKERS)
-		json_build_put(&j.b, doc, "wakers", wakers(&j));
-	if (s & SECTION_IRQ)
-		json_build_put(&j.b, doc, "irq", irq(&j));
-	if (s & SECTION_FINDINGS)
-		json_build_put(&j.b, doc, "findings", findings(&j));
-	if (s & SECTION_OUTLIERS)
-		json_build_put(&j.b, doc, "outliers", outliers(&j));
-	if ((s & SECTION_PROFILE) && r->profile)
-		json_build_put(&j.b, doc, "profile", profile(&j));
-	if (j.b.nomem) {
+	if (b.nomem) {
 		json_object_put(doc);
 		return NULL;
 	}
 	return doc;
 }
 
+json_object *render_json_schema(unsigned int sections)
+{
+	return json_doc_schema(render_json_fields(sections), 0);
+}
+
 int render_json(const struct report *r, const struct report_view *v, FILE *out)
 {
-	json_object *doc = render_json_object(r, v);
-	const char *text;
-	int ret = 0;
+	struct json_build b = { 0 };
+	struct json_ctx c = { .doc = r, .view = v, .b = &b };
 
-	if (!doc)
-		return -ENOMEM;
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || fputs(text, out) < 0 || fputc('\n', out) < 0)
-		ret = text ? -EIO : -ENOMEM;
-	json_object_put(doc);
-	return ret;
+	return json_doc_write(render_json_fields(v->sections), &c, out);
 }

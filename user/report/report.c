@@ -5,127 +5,77 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/capture-read.h"
-#include "decode/merge.h"
+#include "report/analyze-cpu.h"
 #include "report/report.h"
-#include "symbols/symbolizer-capture.h"
+#include "util/array.h"
 
-#define REPORT_MAX_CPUS 8192	/* more in a capture's metadata is damage */
-
-/* "0-3,6" into a per-CPU flag array; the count of flags or -EINVAL. */
-static int parse_cpus(const char *list, uint8_t **out, uint32_t *len)
+static int open_model(struct report *r, const char *path, struct error *err)
 {
-	const char *p = list;
-	uint8_t *sel = calloc(REPORT_MAX_CPUS, 1);
-	unsigned long a, b;
-	char *end;
-
-	if (!sel)
-		return -ENOMEM;
-	*len = 0;
-	while (*p) {
-		a = strtoul(p, &end, 10);
-		if (end == p || a >= REPORT_MAX_CPUS)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p || b < a || b >= REPORT_MAX_CPUS)
-				goto bad;
-		}
-		for (; a <= b; a++)
-			sel[a] = 1;
-		if (b + 1 > *len)
-			*len = b + 1;
-		if (*end == ',' && end[1])
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	if (!*len)
-		goto bad;
-	*out = sel;
-	return 0;
-bad:
-	free(sel);
-	return -EINVAL;
-}
-
-/* The window: [session start + from, session start + to), or all of it. */
-static int set_window(struct report *r, struct error *err)
-{
-	const struct report_config *c = &r->cfg;
-
-	r->from = r->session_start;
-	r->to = UINT64_MAX;
-	if (!c->have_from && !c->have_to)
-		return 0;
-	if (!r->have_meta || !r->meta.have_session)
-		return error_set(err, -ERROR_NO_META,
-				 "%s: --from/--to need the session's start time, and it has no session metadata",
-				 r->path);
-	if (c->have_from)
-		r->from = r->session_start + c->from_rel;
-	if (c->have_to)
-		r->to = r->session_start + c->to_rel;
-	return 0;
-}
-
-static int want_profile(const struct report *r)
-{
-	if (r->cfg.profile)
-		return r->cfg.profile > 0;
-	return r->have_meta && r->meta.samples[0] && strcmp(r->meta.samples, "none");
-}
-
-static int setup(struct report *r, struct input *in, struct error *err)
-{
-	const uint64_t over_ns[2] = {
-		[SCHED_WAKEUP] = findings_threshold(&r->cfg.findings, RULE_WAKEUP) * 1e6,
-		[SCHED_RUNQUEUE] = findings_threshold(&r->cfg.findings, RULE_RUNQUEUE) * 1e6,
+	/* A profile's samples need every FILE record first; the rest only kallsyms. */
+	struct model_config mc = {
+		.filter = r->cfg.filter, .sched = 1, .symfs = r->cfg.symfs, .tolerant = 1,
+		.symbols = r->cfg.profile > 0 ? MODEL_SYMBOLS_ALL :
+			r->cfg.profile < 0 ? MODEL_SYMBOLS_KERNEL : MODEL_SYMBOLS_SAMPLED,
 	};
-	struct sched *s = &r->sched;
-	int ret;
 
-	ret = input_topology(in, &r->topo);
-	r->nr_topo = ret > 0 ? ret : 0;
-	ret = sched_init(s, r->nr_cpus, r->session_start, r->from, r->to);
-	if (ret)
-		return error_set(err, ret, NULL);
-	s->cpu_selected = r->cpu_selected;
-	s->nr_cpu_selected = r->nr_cpu_selected;
-	s->match_comm = r->cfg.comm;
-	task_table_init(&r->tasks);
-	if ((ret = analyze_cpu_init(&r->cpu, s)) ||
-	    (ret = analyze_runtime_init(&r->runtime, s)) ||
-	    (ret = analyze_states_init(&r->states, s)) ||
-	    (ret = analyze_latency_init(&r->latency, s, over_ns)) ||
-	    (ret = analyze_migrations_init(&r->migrations, s, r->topo, r->nr_topo)) ||
-	    (ret = analyze_preempt_init(&r->preempt, s)) ||
-	    (ret = analyze_wakers_init(&r->wakers, s)) ||
-	    (ret = analyze_irq_init(&r->irq, s)))
-		return error_set(err, ret, NULL);
-	/* Samples need the FILE records first; the rest only kallsyms. */
-	if (want_profile(r))
-		r->sym = symbolizer_for_capture(r->path, in, r->cfg.symfs, err);
-	else
-		r->sym = symbolizer_for_kernel(in, NULL, err);
-	if (!r->sym)
-		return err->code;
-	if (want_profile(r)) {
-		r->profile = profile_new(r->sym, &r->tasks, r->cfg.source, 0);
-		if (!r->profile)
-			return error_set(err, -ENOMEM, NULL);
-		profile_select(r->profile, r->cfg.pids, r->cfg.nr_pids, r->cfg.comm);
-	}
-	return 0;
+	r->model = model_open(path, &mc, err);
+	return r->model ? 0 : err->code;
+}
+
+void *report_state(const struct report *r, const struct analyzer *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_analyzers; i++)
+		if (analyzers[i] == a)
+			return r->state[i];
+	return NULL;
 }
 
 unsigned int report_event_type(unsigned int i)
 {
 	return i < KTP_REC_NR_TYPES ? i : EVENT_LOST + (i - KTP_REC_NR_TYPES);
+}
+
+/* --- The report's own client: event counts, threads with known time --- */
+
+struct report_seen {
+	uint8_t *known;		/* per thread: any known time in the window */
+	uint32_t n, cap;
+};
+
+static struct report_seen *seen_of(const struct report *r)
+{
+	return r->state[nr_analyzers];
+}
+
+static int on_thread_new(void *ctx, uint32_t t)
+{
+	struct report *r = ctx;
+	struct report_seen *s = seen_of(r);
+
+	if (array_reserve((void **)&s->known, &s->cap, t, 1, 1024))
+		return -ENOMEM;
+	s->n = t + 1;
+	return 0;
+}
+
+static void on_state_time(void *ctx, uint32_t t, enum sched_state state, uint64_t from,
+			  uint64_t to)
+{
+	struct report *r = ctx;
+
+	(void)state, (void)from, (void)to;
+	seen_of(r)->known[t] = 1;
+}
+
+static void on_cpu_time(void *ctx, uint32_t cpu, uint32_t t, uint64_t from, uint64_t to)
+{
+	struct report *r = ctx;
+
+	(void)cpu, (void)from, (void)to;
+	if (t != SCHED_IDLE)
+		seen_of(r)->known[t] = 1;
 }
 
 static void count_type(struct report *r, unsigned int type)
@@ -136,198 +86,89 @@ static void count_type(struct report *r, unsigned int type)
 		r->by_type[KTP_REC_NR_TYPES + type - EVENT_LOST]++;
 }
 
-/* What the profile needs of each event, beside the scheduler model. */
-static int take_event(struct report *r, const struct event *ev)
+static int take_event(void *ctx, const struct event *ev)
 {
-	int ret;
+	struct report *r = ctx;
 
-	r->events++;
 	count_type(r, ev->type);
-	if (ev->type == KTP_REC_SAMPLE) {
-		const struct ktp_sample *smp = ev->rec;
-
-		if (!sched_in_window(&r->sched, ev->ts))
-			return 0;
-		(void)smp;
+	if (ev->type == KTP_REC_SAMPLE && model_in_window(r->model, ev->ts))
 		r->samples++;
-		if (r->profile && (ret = profile_on_event(r->profile, ev)))
-			return ret;
-		return 0;
-	}
 	if (ev->type == KTP_REC_THROTTLE)
 		r->throttled++;
-	if (ev->type == KTP_REC_TASK || ev->type == KTP_REC_FORK || ev->type == KTP_REC_EXEC) {
-		ret = task_table_on_event(&r->tasks, ev);
-		if (ret)
-			return ret;
-	}
-	if (r->profile && (ev->type == KTP_REC_MAP || ev->type == KTP_REC_FILE ||
-			   ev->type == KTP_REC_FORK))
-		return symbolizer_on_event(r->sym, ev);
 	return 0;
 }
 
-static int scan(struct report *r, struct input *in, struct error *err)
+static const struct sched_ops report_ops = {
+	.thread_new = on_thread_new,
+	.state_time = on_state_time,
+	.cpu_time = on_cpu_time,
+	.event = take_event,
+};
+
+/* --- The pass --- */
+
+static int setup(struct report *r, struct error *err)
 {
-	struct merge *m = merge_new();
-	struct event ev;
 	unsigned int i;
 	int ret;
 
-	if (!m)
+	for (i = 0; i < nr_analyzers; i++) {
+		r->state[i] = calloc(1, analyzers[i]->size);
+		if (!r->state[i])
+			return error_set(err, -ENOMEM, NULL);
+		ret = analyzers[i]->init ? analyzers[i]->init(r->state[i], r) : 0;
+		if (ret)
+			return error_set(err, ret, NULL);
+	}
+	r->state[nr_analyzers] = calloc(1, sizeof(struct report_seen));
+	if (!r->state[nr_analyzers])
 		return error_set(err, -ENOMEM, NULL);
-	merge_set_gap_fn(m, sched_gap_ahead, &r->sched);
-	merge_set_tolerant(m, 1);
-	ret = input_add_streams(in, m);
-	while (!ret && (ret = merge_next(m, &ev)) > 0) {
-		ret = sched_event(&r->sched, &ev);
-		if (!ret)
-			ret = take_event(r, &ev);
-	}
-	if (!ret && merge_damaged(m)) {
-		/* Damage: each damaged stream ends there; a warning says so. */
-		snprintf(r->problem, sizeof(r->problem), "%s", input_problem(in));
-		r->damaged = 1;
-	}
-	if (ret < 0) {
-		merge_free(m);
-		return error_set(err, ret, "reading %s: %s", r->path,
-				 ret == -EBADMSG ? input_problem(in) : error_str(ret));
-	}
-	r->streams = calloc(merge_nr_inputs(m) + 1, sizeof(*r->streams));
-	for (i = 0; r->streams && i < merge_nr_inputs(m); i++) {
-		const struct relay_decoder *d = merge_decoder(m, i);
-		const struct relay_decoder_stats *st = relay_decoder_stats(d);
-
-		r->streams[i] = (struct report_cpu_stream){
-			.cpu = relay_decoder_cpu(d) < 0 ? 0 : relay_decoder_cpu(d),
-			.records = st->records - st->subbufs, .lost = st->lost,
-			.lost_subbufs = st->lost_subbufs, .garbage_bytes = st->garbage_bytes,
-		};
-		r->lost += st->lost;
-	}
-	r->nr_streams = r->streams ? merge_nr_inputs(m) : 0;
-	merge_free(m);
-	return r->streams ? 0 : error_set(err, -ENOMEM, NULL);
+	ret = model_add_client(r->model, &report_ops, r, 0);
+	return ret ? error_set(err, ret, NULL) : 0;
 }
 
 /* --- After the pass --- */
 
-static int comm_matches(const struct report *r, uint32_t t)
-{
-	return r->sched.procs[r->sched.threads[t].process].comm_matched;
-}
-
 static void select_threads(struct report *r)
 {
-	const struct sched *s = &r->sched;
-	uint32_t t, i;
-
-	for (t = 0; t < s->nr_threads; t++) {
-		const struct sched_thread *th = &s->threads[t];
-		int sel = !r->cfg.nr_pids && !r->cfg.comm;
-
-		for (i = 0; i < r->cfg.nr_pids && !sel; i++)
-			sel = th->tgid == r->cfg.pids[i];
-		if (!sel && r->cfg.comm)
-			sel = comm_matches(r, t);
-		r->thread_selected[t] = sel;
-		if (sel)
-			r->process_selected[th->process] = 1;
-	}
-}
-
-static int sum_processes(struct report *r)
-{
-	const struct sched *s = &r->sched;
+	const struct sched *s = &r->model->sched;
 	uint32_t t;
-	int k;
 
 	for (t = 0; t < s->nr_threads; t++) {
-		const struct runtime_result *rt = &r->runtime.threads[t];
-		const struct migrations_result *mg = &r->migrations.threads[t];
-		struct process_result *p = &r->procs[s->threads[t].process];
-
-		if (!r->thread_selected[t])
-			continue;
-		p->threads++;
-		p->runtime_ns += rt->runtime_ns;
-		p->voluntary += rt->voluntary;
-		p->involuntary += rt->involuntary;
-		for (k = 0; k < MIGRATION_NR_CLASSES; k++)
-			p->migrations += mg->count[k];
-		for (k = 0; k < 2; k++)
-			if (hist_merge(&p->latency[k], &r->latency.threads[t].h[k]) ||
-			    hist_merge(&r->overall.h[k], &r->latency.threads[t].h[k]))
-				return -ENOMEM;
-	}
-	return 0;
-}
-
-static void sum_cpus(struct report *r)
-{
-	uint32_t cpu;
-
-	for (cpu = 0; cpu < r->cpu.nr_cpus; cpu++) {
-		const struct cpu_result *c = &r->cpu.cpus[cpu];
-
-		if (!c->seen)
-			continue;
-		r->busy_ns += c->busy_ns;
-		r->known_ns += c->busy_ns + c->idle_ns;
-		if (cpu + 1 > r->nr_cpus)
-			r->nr_cpus = cpu + 1;
+		r->thread_selected[t] = model_thread_selected(r->model, t);
+		if (r->thread_selected[t]) {
+			r->process_selected[s->threads[t].process] = 1;
+			r->process_threads[s->threads[t].process]++;
+		}
 	}
 }
 
 static int derive(struct report *r)
 {
-	const struct sched *s = &r->sched;
-	uint32_t p;
+	const struct sched *s = &r->model->sched;
+	unsigned int i, late;
+	int ret;
 
 	r->thread_selected = calloc(s->nr_threads + 1, 1);
 	r->process_selected = calloc(s->nr_procs + 1, 1);
-	r->procs = calloc(s->nr_procs + 1, sizeof(*r->procs));
-	if (!r->thread_selected || !r->process_selected || !r->procs)
+	r->process_threads = calloc(s->nr_procs + 1, sizeof(*r->process_threads));
+	if (!r->thread_selected || !r->process_selected || !r->process_threads)
 		return -ENOMEM;
-	for (p = 0; p < s->nr_procs; p++) {
-		hist_init(&r->procs[p].latency[0]);
-		hist_init(&r->procs[p].latency[1]);
-	}
-	hist_init(&r->overall.h[0]);
-	hist_init(&r->overall.h[1]);
 	select_threads(r);
-	r->nr_cpus = 0;
-	sum_cpus(r);
-	if (sum_processes(r))
-		return -ENOMEM;
-	pairs_sort(&r->preempt.pairs);
-	pairs_sort(&r->wakers.edges);
-	pairs_sort(&r->migrations.cpu_pairs);
-	return findings_run(&r->findings, r);
-}
-
-static void take_meta(struct report *r, struct input *in)
-{
-	const struct meta *m = input_meta(in);
-
-	if (m) {
-		r->meta = *m;
-		r->have_meta = 1;
-		r->session_start = m->have_session ? m->clock_boot : 0;
-	}
-	r->session_stop = input_stop_ns(in);
-	r->sched_ext[0] = *input_sched_ext(in, 0);
-	r->sched_ext[1] = *input_sched_ext(in, 1);
-	r->nr_cpus = input_nr_cpus(in);
+	analyze_cpu_totals(r);
+	/* What the late ones judge (findings, outliers) is derived first. */
+	for (late = 0; late < 2; late++)
+		for (i = 0; i < nr_analyzers; i++)
+			if (analyzers[i]->derive && !analyzers[i]->late == !late &&
+			    (ret = analyzers[i]->derive(r->state[i], r)))
+				return ret;
+	return 0;
 }
 
 struct report *report_run(const char *path, const struct report_config *cfg,
 			  struct error *err)
 {
 	struct report *r = calloc(1, sizeof(*r));
-	struct input *in = NULL;
-	uint64_t end;
 	int ret;
 
 	if (!r) {
@@ -335,87 +176,39 @@ struct report *report_run(const char *path, const struct report_config *cfg,
 		return NULL;
 	}
 	r->cfg = *cfg;
-	snprintf(r->path, sizeof(r->path), "%s", path);
-	in = input_open(path, err);
-	if (!in)
+	if (open_model(r, path, err) || setup(r, err) || model_run(r->model, err))
 		goto fail;
-	take_meta(r, in);
-	if (r->nr_cpus > REPORT_MAX_CPUS) {
-		error_set(err, -ERROR_TOO_LARGE, "%s claims %u CPUs: damaged metadata?",
-			  path, r->nr_cpus);
-		goto fail;
-	}
-	if (cfg->cpus && parse_cpus(cfg->cpus, &r->cpu_selected, &r->nr_cpu_selected)) {
-		error_set(err, -EINVAL, "-C %s: want a CPU list such as 0-3,6", cfg->cpus);
-		goto fail;
-	}
-	if (set_window(r, err) || setup(r, in, err) || scan(r, in, err))
-		goto fail;
-	/*
-	 * The window ends where the module stopped (its STOP marks), else at
-	 * the recorder's stop time or the last event, whichever is later.
-	 */
-	end = r->sched.stopped ? r->sched.stopped :
-		r->session_stop > r->sched.end ? r->session_stop : r->sched.end;
-	ret = sched_finish(&r->sched, end < r->to ? end : r->to);
-	if (r->to > end)
-		r->to = end;
-	if (!r->from || r->from > r->to)
-		r->from = r->cpu.t0 && r->cpu.t0 < r->to ? r->cpu.t0 : r->to;
-	r->window_ns = r->to - r->from;
-	if (input_capture(in) && !r->damaged) {
-		const struct capture_status *st = capture_reader_status(input_capture(in));
-
-		if (!st->complete) {
-			r->truncated = 1;
-			snprintf(r->problem, sizeof(r->problem), "%s", st->problem);
-		}
-	}
-	if (ret || (ret = derive(r))) {
+	ret = derive(r);
+	if (ret) {
 		error_set(err, ret, NULL);
 		goto fail;
 	}
-	input_close(in);
 	return r;
 fail:
-	input_close(in);
 	report_free(r);
 	return NULL;
 }
 
 void report_free(struct report *r)
 {
-	uint32_t p;
+	struct report_seen *s;
+	unsigned int i;
 
 	if (!r)
 		return;
-	if (r->procs) {
-		for (p = 0; p < r->sched.nr_procs; p++) {
-			hist_fini(&r->procs[p].latency[0]);
-			hist_fini(&r->procs[p].latency[1]);
-		}
+	for (i = 0; i < nr_analyzers; i++) {
+		if (r->state[i] && analyzers[i]->fini)
+			analyzers[i]->fini(r->state[i]);
+		free(r->state[i]);
 	}
-	hist_fini(&r->overall.h[0]);
-	hist_fini(&r->overall.h[1]);
-	findings_fini(&r->findings);
-	analyze_cpu_fini(&r->cpu);
-	analyze_runtime_fini(&r->runtime);
-	analyze_states_fini(&r->states);
-	analyze_latency_fini(&r->latency);
-	analyze_migrations_fini(&r->migrations);
-	analyze_preempt_fini(&r->preempt);
-	analyze_wakers_fini(&r->wakers);
-	analyze_irq_fini(&r->irq);
-	sched_fini(&r->sched);
-	profile_free(r->profile);
-	symbolizer_free(r->sym);
-	task_table_fini(&r->tasks);
+	s = r->state[nr_analyzers];
+	if (s)
+		free(s->known);
+	free(s);
+	model_close(r->model);
 	free(r->thread_selected);
 	free(r->process_selected);
-	free(r->procs);
-	free(r->streams);
-	free(r->topo);
-	free(r->cpu_selected);
+	free(r->process_threads);
 	free(r);
 }
 
@@ -425,59 +218,55 @@ const char *report_thread_name(const struct report *r, uint32_t t)
 {
 	if (t == SCHED_IDLE)
 		return "swapper";
-	if (t >= r->sched.nr_threads)
+	if (t >= r->model->sched.nr_threads)
 		return "?";
-	return r->sched.threads[t].comm[0] ? r->sched.threads[t].comm : "?";
+	return r->model->sched.threads[t].comm[0] ? r->model->sched.threads[t].comm : "?";
+}
+
+const char *report_process_name(const struct report *r, uint32_t t)
+{
+	const struct sched_thread *th;
+	const char *c;
+
+	if (t >= r->model->sched.nr_threads)
+		return report_thread_name(r, t);
+	th = &r->model->sched.threads[t];
+	/* A thread's process is known from its TASK or FORK record, or at
+	 * the pass's end: none if that failed. */
+	if (th->process == SCHED_NONE)
+		return report_thread_name(r, t);
+	c = r->model->sched.procs[th->process].comm;
+	return c[0] ? c : report_thread_name(r, t);
+}
+
+const char *report_thread_key(const struct report *r, uint32_t t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", report_process_name(r, t), report_thread_name(r, t));
+	return buf;
+}
+
+const char *report_thread_label(const struct report *r, uint32_t t, char *buf, size_t len)
+{
+	if (t == SCHED_IDLE)
+		return "swapper";
+	snprintf(buf, len, "%s (%u)", report_thread_name(r, t),
+		 t < r->model->sched.nr_threads ? r->model->sched.threads[t].pid : 0);
+	return buf;
 }
 
 const char *report_ksym(const struct report *r, uint64_t addr, char *buf, size_t len)
 {
-	struct frame f;
-
-	symbolizer_frame(r->sym, 0, addr, 1, &f);
-	if (f.resolved && !f.offset)
-		return f.func;
-	if (f.resolved)
-		snprintf(buf, len, "%s+0x%" PRIx64, f.func, f.offset);
-	else
-		snprintf(buf, len, "0x%" PRIx64, addr);
-	return buf;
-}
-
-const char *report_waker_name(const struct report *r, uint32_t waker_id,
-			      char *buf, size_t len)
-{
-	struct sched_waker w = analyze_wakers_waker(waker_id);
-	const char *name;
-
-	switch (w.kind) {
-	case SCHED_WAKER_THREAD:
-		snprintf(buf, len, "%s (%u)", report_thread_name(r, w.id),
-			 w.id < r->sched.nr_threads ? r->sched.threads[w.id].pid : 0);
-		break;
-	case SCHED_WAKER_IDLE:
-		snprintf(buf, len, "swapper/%u", w.id);
-		break;
-	case SCHED_WAKER_HARDIRQ:
-		name = analyze_irq_name(&r->irq, w.id);
-		snprintf(buf, len, "irq %u%s%s", w.id, name ? " " : "", name ? name : "");
-		break;
-	case SCHED_WAKER_SOFTIRQ:
-		name = analyze_irq_softirq_name(w.id);
-		snprintf(buf, len, "softirq %s", name ? name : "?");
-		break;
-	default:
-		snprintf(buf, len, "(unknown)");
-		break;
-	}
-	return buf;
+	return model_ksym(r->model, addr, buf, len);
 }
 
 int report_cpu_shown(const struct report *r, uint32_t cpu)
 {
-	return cpu < r->cpu.nr_cpus && r->cpu.cpus[cpu].seen &&
-	       (!r->cpu_selected || (cpu < r->nr_cpu_selected && r->cpu_selected[cpu]));
+	const struct analyze_cpu *c = analyze_cpu(r);
+
+	return cpu < c->nr_cpus && c->cpus[cpu].seen && model_cpu_selected(r->model, cpu);
 }
+
+/* --- Orders --- */
 
 struct sort_ctx {
 	const struct report *r;
@@ -488,7 +277,7 @@ static int by_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct sort_ctx *sc = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = sc->cmp(sc->r, x, y);
+	int c = sc->cmp ? sc->cmp(sc->r, x, y) : 0;
 
 	return c ? c : x < y ? -1 : x > y;
 }
@@ -496,21 +285,30 @@ static int by_cmp(const void *a, const void *b, void *ctx)
 uint32_t *report_threads_sorted(const struct report *r, uint32_t *n,
 				int (*cmp)(const struct report *r, uint32_t a, uint32_t b))
 {
-	uint32_t *v = malloc((r->sched.nr_threads + 1) * sizeof(*v)), t;
+	const struct report_seen *s = seen_of(r);
+	uint32_t *v = malloc((r->model->sched.nr_threads + 1) * sizeof(*v)), t;
 
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (t = 0; t < r->sched.nr_threads; t++) {
-		const struct states_result *st = &r->states.threads[t];
-		uint64_t known = 0;
-		int k;
-
-		for (k = SCHED_RUNNING; k < SCHED_NR_STATES; k++)
-			known += st->ns[k];
-		if (r->thread_selected[t] && (known || r->runtime.threads[t].runtime_ns))
+	for (t = 0; t < r->model->sched.nr_threads; t++)
+		if (r->thread_selected[t] && t < s->n && s->known[t])
 			v[(*n)++] = t;
-	}
+	qsort_r(v, *n, sizeof(*v), by_cmp, &(struct sort_ctx){ r, cmp });
+	return v;
+}
+
+uint32_t *report_processes_sorted(const struct report *r, uint32_t *n,
+				  int (*cmp)(const struct report *r, uint32_t a, uint32_t b))
+{
+	uint32_t *v = malloc((r->model->sched.nr_procs + 1) * sizeof(*v)), p;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (p = 0; p < r->model->sched.nr_procs; p++)
+		if (r->process_selected[p] && r->process_threads[p])
+			v[(*n)++] = p;
 	qsort_r(v, *n, sizeof(*v), by_cmp, &(struct sort_ctx){ r, cmp });
 	return v;
 }

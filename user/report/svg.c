@@ -5,14 +5,29 @@
 
 #include "report/render.h"
 #include "report/svg.h"
+#include "util/text.h"
 
 #define MAX_TICKS 12
 
 void svg_escape(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = s ? strlen(s) : 0, i, k;
 
+	for (i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c >= 0x80) {
+			/* UTF-8 as it is; another byte as the character of its value (util/text.h). */
+			k = text_utf8_char(p + i, n - i);
+			if (k) {
+				fwrite(p + i, 1, k, f);
+				i += k - 1;
+			} else {
+				fprintf(f, "&#x%02x;", c);
+			}
+			continue;
+		}
 		switch (c) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
@@ -122,6 +137,12 @@ void svg_text(FILE *f, double x, double y, const char *anchor, const char *cls,
 	fputs("</text>\n", f);
 }
 
+static void line(FILE *f, const char *cls, double x1, double y1, double x2, double y2)
+{
+	fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
+		cls, x1, y1, x2, y2);
+}
+
 void svg_x_axis(FILE *f, const struct svg_axis *a, double x0, double x1, double y,
 		double top, const char *title)
 {
@@ -129,13 +150,11 @@ void svg_x_axis(FILE *f, const struct svg_axis *a, double x0, double x1, double 
 	unsigned int n = ticks(a, v), i;
 	char buf[32];
 
-	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		x0, y, x1, y);
+	line(f, "axis", x0, y, x1, y);
 	for (i = 0; i < n; i++) {
 		double x = svg_pos(a, v[i], x0, x1);
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			x, top, x, y);
+		line(f, "grid", x, top, x, y);
 		svg_text(f, x, y + 14, "middle", "tick", a->fmt(v[i], buf, sizeof(buf)));
 	}
 	if (title)
@@ -149,13 +168,11 @@ void svg_y_axis(FILE *f, const struct svg_axis *a, double y0, double y1, double 
 	unsigned int n = ticks(a, v), i;
 	char buf[32];
 
-	fprintf(f, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-		x, y0, x, y1);
+	line(f, "axis", x, y0, x, y1);
 	for (i = 0; i < n; i++) {
 		double y = svg_pos(a, v[i], y0, y1);
 
-		fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n",
-			x, y, right, y);
+		line(f, "grid", x, y, right, y);
 		svg_text(f, x - 5, y + 4, "end", "tick", a->fmt(v[i], buf, sizeof(buf)));
 	}
 	if (title) {

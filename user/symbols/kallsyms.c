@@ -167,6 +167,20 @@ unsigned int kallsyms_count(const struct kallsyms *ks)
 	return ks->n;
 }
 
+/* A scan: for the few names a reader looks up once. */
+int kallsyms_addr(const struct kallsyms *ks, const char *name, uint64_t *addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ks->n; i++) {
+		if (!ks->v[i].module && !strcmp(ks->pool + ks->v[i].name, name)) {
+			*addr = ks->v[i].addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int kallsyms_lookup(const struct kallsyms *ks, uint64_t addr, struct ksym *out)
 {
 	unsigned int lo = 0, hi = ks->n;

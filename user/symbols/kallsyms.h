@@ -26,4 +26,7 @@ int kallsyms_lookup(const struct kallsyms *ks, uint64_t addr, struct ksym *out);
 
 unsigned int kallsyms_count(const struct kallsyms *ks);
 
+/* The address of the kernel image's text symbol @name: 0, or -ENOENT. */
+int kallsyms_addr(const struct kallsyms *ks, const char *name, uint64_t *addr);
+
 #endif

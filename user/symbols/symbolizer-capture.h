@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A symbolizer for a capture: its kallsyms snapshot, plus a first pass that
- * collects the FILE records (written from process context, they can come
- * after the samples that need them). MAP records are not collected here:
- * they must be applied in stream order, by the caller's own pass.
+ * A symbolizer for a capture's kernel: its kallsyms snapshot. User frames
+ * need the capture's MAP and FILE records, which the model feeds it
+ * (model/model.h): the symbols layer never reads the event stream.
  */
 #ifndef KTPROF_SYMBOLIZER_CAPTURE_H
 #define KTPROF_SYMBOLIZER_CAPTURE_H
@@ -20,9 +19,5 @@
  */
 struct symbolizer *symbolizer_for_kernel(struct input *in, const char *symfs,
 					 struct error *err);
-
-/* Kernel and user frames. NULL with the reason in @err. */
-struct symbolizer *symbolizer_for_capture(const char *path, struct input *in,
-					  const char *symfs, struct error *err);
 
 #endif

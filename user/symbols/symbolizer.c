@@ -112,6 +112,11 @@ int symbolizer_has_kallsyms(struct symbolizer *s)
 	return get_kallsyms(s) != NULL;
 }
 
+int symbolizer_ksym_addr(struct symbolizer *s, const char *name, uint64_t *addr)
+{
+	return get_kallsyms(s) ? kallsyms_addr(s->ks, name, addr) : -ENOENT;
+}
+
 static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid, int create)
 {
 	struct sym_proc *p = u64_map_get(&s->procs, pid);

@@ -56,4 +56,7 @@ unsigned int symbolizer_mismatched(const struct symbolizer *s);
 unsigned int symbolizer_unreadable(const struct symbolizer *s);
 int symbolizer_has_kallsyms(struct symbolizer *s);
 
+/* The address of kernel text symbol @name: 0, or -ENOENT. */
+int symbolizer_ksym_addr(struct symbolizer *s, const char *name, uint64_t *addr);
+
 #endif

@@ -13,4 +13,7 @@
  */
 int array_reserve(void **v, uint32_t *cap, uint32_t i, size_t size, uint32_t first);
 
+/* The same for arrays counted in size_t. */
+int array_reserve_n(void **v, size_t *cap, size_t i, size_t size, size_t first);
+
 #endif

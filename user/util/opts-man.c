@@ -116,6 +116,6 @@ void opts_man(const struct opts *o, FILE *out)
 		man_lines(out, o->description);
 	}
 	fputs(".SH OPTIONS\n", out);
-	for (op = o->opts; op->name; op++)
+	for (op = opts_table(o); op->name; op++)
 		man_opt(out, op);
 }

@@ -14,7 +14,7 @@ static void build(const struct opts *o, struct opts_parser *p)
 	/* '+': stop at the first operand; ':' is not used, errors print. */
 	if (o->in_order)
 		*s++ = '+';
-	for (op = o->opts; op->name && n < OPTS_MAX; op++, n++) {
+	for (op = opts_table(o); op->name && n < OPTS_MAX; op++, n++) {
 		p->longopts[n] = (struct option){
 			.name = op->name,
 			.has_arg = op->arg ? required_argument : no_argument,
@@ -36,16 +36,6 @@ int opts_next(const struct opts *o, struct opts_parser *p, int argc, char **argv
 	if (!p->ready)
 		build(o, p);
 	return getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
-}
-
-const struct opt *opts_find(const struct opts *o, int key)
-{
-	const struct opt *op;
-
-	for (op = o->opts; op->name; op++)
-		if (op->key == key)
-			return op;
-	return NULL;
 }
 
 /* Each line of @text after @indent spaces (the first line has none). */
@@ -93,6 +83,6 @@ void opts_usage(const struct opts *o, FILE *out)
 		print_lines(out, o->description, 0);
 	}
 	fprintf(out, "\n");
-	for (op = o->opts; op->name; op++)
+	for (op = opts_table(o); op->name; op++)
 		print_opt(out, op);
 }

@@ -27,8 +27,19 @@ struct opts {
 	const char *description;	/* paragraphs, '\n'-wrapped */
 	const char *examples;	/* man page only: "what:\n$ command\n"... */
 	const struct opt *opts;
+	/*
+	 * Instead of @opts, a table made on first use: options that follow
+	 * from another table (report's sections, from its analyses').
+	 */
+	const struct opt *(*table)(void);
 	int in_order;		/* stop at the first operand (record -- CMD) */
 };
+
+/* The options of @o: @opts, or what @table makes. */
+static inline const struct opt *opts_table(const struct opts *o)
+{
+	return o->table ? o->table() : o->opts;
+}
 
 /* getopt_long's arrays for one table, built on first use. */
 struct opts_parser {
@@ -59,8 +70,5 @@ void opts_man_examples(const struct opts *o, FILE *out);
 
 /* @text as roff: backslashes escaped, '-' that starts a word a minus. */
 void opts_man_text(FILE *out, const char *text);
-
-/* The option whose key is @key, or NULL. */
-const struct opt *opts_find(const struct opts *o, int key);
 
 #endif

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -65,4 +67,33 @@ int units_parse_size(const char *s, uint64_t *bytes)
 		return -ERANGE;
 	*bytes = (uint64_t)v << shift;
 	return 0;
+}
+
+const char *units_fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } units[] = {
+		{ 1000000000ull, "s" }, { 1000000ull, "ms" }, { 1000ull, "us" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		double v = (double)ns / units[i].div;
+
+		if (ns < units[i].div)
+			continue;
+		snprintf(buf, len, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s",
+			 v, units[i].unit);
+		return buf;
+	}
+	snprintf(buf, len, "%" PRIu64 " ns", ns);
+	return buf;
+}
+
+int units_parse_time(const char *s, uint64_t *ns)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (!n || isdigit((unsigned char)s[n - 1]) || s[n - 1] == '.')
+		return -EINVAL;
+	return units_parse_duration(s, ns);
 }

@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 1
+#define KTP_ABI_MINOR 2
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -66,6 +66,7 @@ enum ktp_rec_type {
 	KTP_REC_MAP,		/* struct ktp_map: a process's file mapping */
 	KTP_REC_FILE,		/* struct ktp_file: a mapped file's path */
 	KTP_REC_THROTTLE,	/* struct ktp_throttle */
+	KTP_REC_STACK,		/* struct ktp_stack: an interned stack (minor 2) */
 	KTP_REC_NR_TYPES
 };
 
@@ -75,7 +76,7 @@ enum ktp_rec_type {
 	"sched_waking", "sched_migrate", "fork", "exec", "exit", "free", \
 	"irq_entry", "irq_exit", "irq_name", "softirq_entry",		\
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
-	"sample", "map", "file", "throttle",				\
+	"sample", "map", "file", "throttle", "stack",			\
 }
 
 /* Common header of every record. */
@@ -174,9 +175,15 @@ struct ktp_task {
 #define KTP_STATE_PREEMPTED	0x0100	/* TASK_REPORT_MAX: preempted, R+ */
 
 /*
- * sched_switch. h.flags holds the number of per-switch counter deltas that
- * follow the fixed part (u64 each, the outgoing task's counts this slice).
+ * sched_switch. h.flags & KTP_SWITCH_COUNTERS is the number of per-switch
+ * counter deltas that follow the fixed part (u64 each, the outgoing task's
+ * counts this slice). With KTP_SWITCH_STACK (-S offcpu) a u32 stack id
+ * ends the record: the kernel stack of a task that left asleep (see
+ * struct ktp_stack).
  */
+#define KTP_SWITCH_COUNTERS	0x0f
+#define KTP_SWITCH_STACK	0x80
+
 struct ktp_switch {
 	struct ktp_hdr h;
 	__u32 prev_pid;
@@ -187,8 +194,14 @@ struct ktp_switch {
 } __ktp_packed;
 
 #define KTP_WAKING_NEW 0x01	/* h.flags: sched_wakeup_new */
+#define KTP_WAKING_STACK 0x02	/* h.flags: a u32 stack id ends the record */
 
-/* sched_waking / sched_wakeup_new; the waker is the task running here. */
+/*
+ * sched_waking / sched_wakeup_new; the waker is the task running here,
+ * or the interrupt it is in. With KTP_WAKING_STACK (-S waker) a u32 id
+ * of the waker's stack follows: its kernel stack from the waking up,
+ * through the interrupt's when in one.
+ */
 struct ktp_waking {
 	struct ktp_hdr h;
 	__u32 pid;
@@ -233,14 +246,25 @@ struct ktp_free {
 	__u32 pid;
 } __ktp_packed;
 
-/* irq_handler_entry / irq_handler_exit (@ret only at exit). */
+/*
+ * Hardirqs: irq_handler_entry / irq_handler_exit (@ret only at exit), and on
+ * x86 the system vectors' own tracepoints (local APIC timer, IPIs, irq_work:
+ * irq_vectors:*_entry / *_exit), as @irq = KTP_IRQ_VECTOR_BASE + vector
+ * with @ret 0. Linux numbers device irqs from 0 up, far below the base.
+ */
+#define KTP_IRQ_VECTOR_BASE 0x10000
+#define KTP_IRQ_NR_VECTORS 256
+
 struct ktp_irq {
 	struct ktp_hdr h;
 	__u32 irq;
 	__s32 ret;
 } __ktp_packed;
 
-/* An irq's action name, written once per irq per session. */
+/*
+ * An irq's action name, written once per irq per session; a system vector's
+ * is its tracepoint's ("timer" for local_timer, "reschedule", "irq_work").
+ */
 struct ktp_irq_name {
 	struct ktp_hdr h;
 	__u32 irq;
@@ -339,6 +363,34 @@ struct ktp_throttle {
 	__u8 pad[3];
 } __ktp_packed;
 
+/* struct ktp_stack h.flags */
+#define KTP_STACK_KTRUNC	0x02	/* kernel stack cut at KTP_MAX_FRAMES */
+#define KTP_STACK_UTRUNC	0x04	/* user stack cut at KTP_MAX_FRAMES */
+
+/*
+ * A stack taken at a switch or a waking, written the first time this CPU
+ * sees it in the session (and again, same id, before overwrite mode could
+ * lose its record); switches and wakings name it by @id. Ids are per CPU
+ * and per session, never reused (0: none), so an id whose STACK record
+ * was lost resolves to nothing, never to another stack. The frames follow
+ * as in struct ktp_sample: @nr_kernel kernel addresses (the scheduler's
+ * entry first, then its callers), then @nr_user user addresses.
+ */
+struct ktp_stack {
+	struct ktp_hdr h;
+	__u32 id;
+	__u16 nr_kernel;
+	__u16 nr_user;
+} __ktp_packed;
+
+/* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
+enum ktp_stack_kind {
+	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
+	KTP_STACKS_WAKER = 0x02,	/* whoever wakes a task */
+	KTP_STACKS_USER = 0x04,		/* their user stacks too */
+};
+#define KTP_STACKS_ALL 0x07
+
 /* Event groups (module parameter "events", meta "events"). */
 enum ktp_event_group {
 	KTP_EV_SCHED = 0x01,
@@ -392,28 +444,51 @@ enum ktp_genl_attr {
 	KTP_A_SAMPLE_PIDS,	/* binary: u32[] tgids whose samples are kept */
 	KTP_A_SAMPLE_COMM,	/* string: keep samples of tasks with this comm */
 	KTP_A_STOP_WITH_OWNER,	/* flag: stop when the starting socket closes */
+	KTP_A_STACKS,		/* u32: KTP_STACKS_* (minor 2) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
 
-/* Attributes inside KTP_A_CPU_STATS; all u64 but CPU. */
+/*
+ * The module's per-CPU counters, one X(NAME, NR, name, help) each. From
+ * this list come the module's counters, a CPU's line in the debugfs "stats"
+ * file (in this order, which is why NR is not in order: that line had
+ * subbufs before lost), the KTP_CA_* attributes below, and the tools'
+ * struct cpu_stats with its readers of that text, of netlink and of a
+ * capture's Stats section.
+ *   NAME  the netlink attribute KTP_CA_<NAME>, a u64
+ *   NR    its number: ABI, never changed nor reused
+ *   name  the key in the stats text, and the field of ktprof.CpuStats that
+ *         keeps it in a capture (proto/ktprof_capture.proto: protoc does
+ *         not read C, so a new counter needs a field there too)
+ *   help  what it counts, as ktprof.ko(4) says (scripts/man-module.sh)
+ * A new counter goes last, with the next free number: __KTP_CA_MAX is the
+ * last one's plus one, and parsers of the text meet its key after the keys
+ * they know.
+ */
+#define KTP_CPU_STATS(X)									\
+	X(RECORDS,         2, records,        "records written")				\
+	X(BYTES,           3, bytes,          "bytes written, sub-buffer headers excluded")	\
+	X(SUBBUFS,         5, subbufs,        "sub-buffers started")				\
+	X(LOST,            4, lost,           "records dropped, every reason")			\
+	X(NESTED,          6, nested,         "dropped: a nested writer on the same CPU")	\
+	X(OVERWRITTEN,     7, overwritten,    "dropped: overwritten (overwrite mode)")		\
+	X(SAMPLES,        10, samples,        "samples taken")					\
+	X(THROTTLED,      11, throttled,      "times the kernel throttled a sample source")	\
+	X(UNRESOLVED,     12, unresolved,     "samples whose user mappings were not read")	\
+	X(FILES_DEFERRED, 13, files_deferred, "files with no FILE record: queue full, unread")
+
+/* Attributes inside KTP_A_CPU_STATS. */
+#define KTP_CA_COUNTER(NAME, NR, ...) KTP_CA_##NAME = NR,
 enum ktp_genl_cpu_attr {
 	KTP_CA_UNSPEC,
 	KTP_CA_CPU,		/* u32 */
-	KTP_CA_RECORDS,		/* records written */
-	KTP_CA_BYTES,		/* bytes written (sub-buffer headers excluded) */
-	KTP_CA_LOST,		/* records dropped, all reasons */
-	KTP_CA_SUBBUFS,		/* sub-buffers started */
-	KTP_CA_NESTED,		/* dropped: nested writer on the same CPU */
-	KTP_CA_OVERWRITTEN,	/* dropped: overwritten (overwrite mode) */
-	KTP_CA_DROPPED,		/* binary: u64[KTP_REC_NR_TYPES] drops by type */
+	KTP_CA_DROPPED = 8,	/* binary: u64[KTP_REC_NR_TYPES] drops by type */
 	KTP_CA_PAD,
-	KTP_CA_SAMPLES,		/* samples taken */
-	KTP_CA_THROTTLED,	/* times the kernel throttled a sample source */
-	KTP_CA_UNRESOLVED,	/* samples whose user mappings were not read */
-	KTP_CA_FILES_DEFERRED,	/* files without a FILE record: queue full, unread */
+	KTP_CPU_STATS(KTP_CA_COUNTER)	/* u64 each */
 	__KTP_CA_MAX
 };
+#undef KTP_CA_COUNTER
 #define KTP_CA_MAX (__KTP_CA_MAX - 1)
 
 enum ktp_session_state {
@@ -450,5 +525,6 @@ KTP_ABI_SIZE(struct ktp_sample, 32);
 KTP_ABI_SIZE(struct ktp_map, 48);
 KTP_ABI_SIZE(struct ktp_file, 44);
 KTP_ABI_SIZE(struct ktp_throttle, 12);
+KTP_ABI_SIZE(struct ktp_stack, 16);
 
 #endif /* KTPROF_ABI_H */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/task-table.h"
+#include "model/task-table.h"
 
 void task_table_init(struct task_table *t)
 {

@@ -7,7 +7,7 @@
  * happened through the callbacks of struct sched_ops, with every interval
  * inside known time: nothing spans a gap.
  *
- * Definitions: docs/report.md (after ../shared/design/METRICS.md).
+ * Definitions: docs/report.md.
  */
 #ifndef KTPROF_SCHED_H
 #define KTPROF_SCHED_H
@@ -57,6 +57,17 @@ struct sched_waker {
 
 enum sched_irq_kind { SCHED_HARDIRQ, SCHED_SOFTIRQ, SCHED_WORK };
 
+/* One run of an IRQ handler, a softirq or a work item, as the model saw it. */
+struct sched_irq {
+	enum sched_irq_kind kind;
+	uint64_t id;		/* irq, softirq vector, or work function */
+	uint64_t start, end;	/* its entry, and its exit or where the data ended */
+	uint64_t self;		/* its own time inside the window (nested hardirqs
+				 * excluded): what the CPU's irq time adds up */
+	int counted;		/* it started inside the window and its exit
+				 * was seen: one run, [start, end) its duration */
+};
+
 /* A thread: one pid from its birth (or first sight) to its death. */
 struct sched_thread {
 	uint32_t pid, tgid;
@@ -69,8 +80,19 @@ struct sched_thread {
 	uint8_t freed;		/* its pid was released (sched_process_free) */
 	uint8_t state;		/* enum sched_state */
 	uint8_t wake_pending, wake_valid, wake_new;
+	uint8_t woke_running;	/* woken while it ran: since its last switch-in */
+	uint8_t wake_late;	/* the pending wakeup is such a waking, taken at
+				 * its switch-out in S or D; see on_switch() */
 	uint8_t rq_pending, rq_valid;
 	int32_t cpu;		/* the CPU it runs on, or -1 */
+	/*
+	 * While a latency clock runs: the runqueue it waits in (-1: not
+	 * known) since @q_since, and of those it waited in so far the one it
+	 * waited in longest, @q_best for @q_best_ns. See queue_move().
+	 */
+	int32_t q_cpu, q_best;
+	uint64_t q_since, q_best_ns;
+	uint16_t wake_target;	/* the target CPU of a waking while it ran */
 	uint64_t state_since;
 	uint64_t wake_ts, rq_ts;
 	struct sched_waker waker;	/* of the pending wakeup */
@@ -106,8 +128,11 @@ struct sched_ops {
 	void (*switch_out)(void *ctx, uint32_t cpu, uint64_t ts, uint32_t prev,
 			   uint32_t next, int involuntary);
 	/*
-	 * A latency of thread @t ended by its switch-in on @cpu: from @start
-	 * (inside the window) to @end. @waker for SCHED_WAKEUP.
+	 * A latency of thread @t ended by its switch-in: from @start (inside
+	 * the window) to @end. It is charged to @cpu, the CPU in whose
+	 * runqueue the thread waited longest (its switch-out CPU or waking
+	 * target, moved by each migration); the last one on a tie. @waker for
+	 * SCHED_WAKEUP.
 	 */
 	int (*latency)(void *ctx, enum sched_latency kind, uint32_t t, uint32_t cpu,
 		       uint64_t start, uint64_t end, const struct sched_waker *waker);
@@ -117,14 +142,18 @@ struct sched_ops {
 	/* Thread @t migrated from CPU @from to CPU @to, inside the window. */
 	int (*migrate)(void *ctx, uint32_t t, uint32_t from, uint32_t to, uint64_t ts);
 	/*
-	 * An IRQ, softirq or work item on @cpu that started inside the window:
-	 * [start, end) with @self ns of its own (nested hardirqs excluded).
+	 * An IRQ, softirq or work item on @cpu that overlapped the window or
+	 * started inside it. Its time is clipped to the window (irq->self); a
+	 * run that began before the window, or was cut by the end of the
+	 * CPU's data, is time but not a run (irq->counted).
 	 */
-	int (*irq)(void *ctx, uint32_t cpu, enum sched_irq_kind kind, uint64_t id,
-		   uint64_t start, uint64_t end, uint64_t self);
+	int (*irq)(void *ctx, uint32_t cpu, const struct sched_irq *irq);
 	/* Time [from, to) of @cpu that is unknown, for the reason @gap. */
 	void (*gap)(void *ctx, uint32_t cpu, enum sched_gap gap, uint64_t from, uint64_t to);
-	/* Any event, after the model took it (IPIs, samples, counts). */
+	/*
+	 * Any event, after the model took it (IPIs, samples, counts): called
+	 * by the model (model.h), which may end the pass when it returns > 0.
+	 */
 	int (*event)(void *ctx, const struct event *ev);
 };
 
@@ -157,6 +186,7 @@ struct sched {
 	struct u64_map proc_by_tgid;	/* tgid -> process index + 1 */
 	unsigned int unknown_cpus;	/* CPUs in a gap right now */
 	uint64_t end;			/* the last event's time */
+	uint64_t first;			/* the start of the first known CPU time */
 	uint64_t stopped;		/* the last STOP mark's time, 0: none */
 	uint64_t inconsistent;		/* records that contradict the model */
 	uint64_t latency_excluded[2];	/* clocks a gap overlapped */
@@ -177,6 +207,13 @@ int sched_add_client(struct sched *s, const struct sched_ops *ops, void *ctx);
 
 /* Take one event, in global time order. 0 or a negative error. */
 int sched_event(struct sched *s, const struct event *ev);
+
+/*
+ * @cpu was online and traced at the session's start: until its first CPU
+ * mark its time is unknown (it ran something unseen), not offline, and
+ * latency clocks that overlap it are not counted.
+ */
+void sched_await_cpu(struct sched *s, uint32_t cpu);
 
 /* A gap announced by the merge (merge_set_gap_fn) before its events. */
 void sched_gap_ahead(void *sched, const struct event *ev);
@@ -203,6 +240,16 @@ static inline int sched_in_window(const struct sched *s, uint64_t ts)
 {
 	return ts >= s->from && ts < s->to;
 }
+
+/* The thread of @pid now, or SCHED_NONE; SCHED_IDLE is never returned. */
+uint32_t sched_lookup_pid(const struct sched *s, uint32_t pid);
+
+/* The process of thread group @tgid now, or SCHED_NONE. */
+uint32_t sched_process_of(const struct sched *s, uint32_t tgid);
+
+/* The pid running on @cpu (0: idle), or SCHED_PID_UNKNOWN when not known. */
+#define SCHED_PID_UNKNOWN UINT32_MAX
+uint32_t sched_cpu_pid(const struct sched *s, uint32_t cpu);
 
 /* The state a switch's prev_state (task-report bits) leaves a thread in. */
 enum sched_state sched_state_of(uint16_t prev_state);

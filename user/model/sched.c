@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sched.h"
+#include "model/sched.h"
+#include "util/array.h"
+#include "util/text.h"
 
 #define PID_DIRECT_MAX (1u << 22)	/* PID_MAX_LIMIT on 64-bit */
 
@@ -26,6 +28,7 @@ enum cpu_mode { CPU_NODATA, CPU_KNOWN, CPU_UNKNOWN, CPU_OFFLINE, CPU_STOPPED };
 struct sched_cpu {
 	uint8_t mode;		/* enum cpu_mode */
 	uint8_t seen;		/* any record of this CPU */
+	uint8_t awaited;	/* NODATA, but online and traced: unknown */
 	uint32_t cur;		/* KNOWN: the running thread or SCHED_IDLE */
 	uint64_t since;		/* KNOWN: cur's start; else the mode's start */
 	uint64_t last_ts;	/* the CPU's last record */
@@ -57,6 +60,8 @@ static void emit_cpu_time(struct sched *s, uint32_t cpu, uint32_t t,
 
 	if (!cpu_selected(s, cpu) || !sched_clip(s, &from, &to))
 		return;
+	if (!s->first)
+		s->first = from;
 	EACH_CLIENT(s, c)
 		if (c->ops->cpu_time)
 			c->ops->cpu_time(c->ctx, cpu, t, from, to);
@@ -118,7 +123,7 @@ static void latency_done(struct sched *s, enum sched_latency kind, uint32_t t,
 
 /* --- Threads and processes --- */
 
-static uint32_t lookup_pid(const struct sched *s, uint32_t pid)
+uint32_t sched_lookup_pid(const struct sched *s, uint32_t pid)
 {
 	void *v;
 
@@ -130,6 +135,7 @@ static uint32_t lookup_pid(const struct sched *s, uint32_t pid)
 	return v ? (uint32_t)((uintptr_t)v - 1) : SCHED_NONE;
 }
 
+/* @pid names thread @t from now on (SCHED_NONE: no thread, as lookups then say). */
 static int bind_pid(struct sched *s, uint32_t pid, uint32_t t)
 {
 	if (pid < PID_DIRECT_MAX) {
@@ -159,15 +165,8 @@ static uint32_t process_for(struct sched *s, uint32_t tgid, int new_generation)
 
 	if (v && !new_generation)
 		return (uint32_t)((uintptr_t)v - 1);
-	if (s->nr_procs == s->cap_procs) {
-		uint32_t cap = s->cap_procs ? s->cap_procs * 2 : 256;
-		struct sched_process *n = realloc(s->procs, cap * sizeof(*n));
-
-		if (!n)
-			return SCHED_NONE;
-		s->procs = n;
-		s->cap_procs = cap;
-	}
+	if (array_reserve((void **)&s->procs, &s->cap_procs, s->nr_procs, sizeof(*s->procs), 256))
+		return SCHED_NONE;
 	p = &s->procs[s->nr_procs];
 	memset(p, 0, sizeof(*p));
 	p->tgid = tgid;
@@ -177,13 +176,27 @@ static uint32_t process_for(struct sched *s, uint32_t tgid, int new_generation)
 	return s->nr_procs++;
 }
 
+/*
+ * Whether @comm is @want: as bytes, or as JSON shows it (util/text.h), so
+ * that a name a JSON reader saw selects what it names.
+ */
+static int comm_matches(const char *comm, const char *want)
+{
+	char shown[2 * KTP_COMM_LEN + 1];
+
+	if (!strncmp(comm, want, KTP_COMM_LEN))
+		return 1;
+	text_utf8_fix(comm, strnlen(comm, KTP_COMM_LEN), shown);
+	return !strcmp(shown, want);
+}
+
 /* The leader of process @pi is named @comm now. */
 static void name_process(struct sched *s, uint32_t pi, const char *comm)
 {
 	struct sched_process *p = &s->procs[pi];
 
 	memcpy(p->comm, comm, KTP_COMM_LEN);
-	if (s->match_comm && !strncmp(comm, s->match_comm, KTP_COMM_LEN))
+	if (s->match_comm && comm_matches(comm, s->match_comm))
 		p->comm_matched = 1;
 }
 
@@ -215,15 +228,8 @@ static uint32_t new_thread(struct sched *s, uint32_t pid, uint64_t ts)
 	struct sched_thread *th;
 	uint32_t t;
 
-	if (s->nr_threads == s->cap_threads) {
-		uint32_t cap = s->cap_threads ? s->cap_threads * 2 : 1024;
-		struct sched_thread *n = realloc(s->threads, cap * sizeof(*n));
-
-		if (!n)
-			return SCHED_NONE;
-		s->threads = n;
-		s->cap_threads = cap;
-	}
+	if (array_reserve((void **)&s->threads, &s->cap_threads, s->nr_threads, sizeof(*s->threads), 1024))
+		return SCHED_NONE;
 	t = s->nr_threads;
 	th = &s->threads[t];
 	memset(th, 0, sizeof(*th));
@@ -250,7 +256,7 @@ static uint32_t thread_of(struct sched *s, uint32_t pid, uint64_t ts)
 
 	if (!pid)
 		return SCHED_IDLE;
-	t = lookup_pid(s, pid);
+	t = sched_lookup_pid(s, pid);
 	if (t == SCHED_NONE || s->threads[t].freed)
 		t = new_thread(s, pid, ts);
 	if (t == SCHED_NONE)
@@ -263,7 +269,7 @@ static uint32_t thread_of(struct sched *s, uint32_t pid, uint64_t ts)
 /* A new task with @pid is born at @ts (fork, or a TASK record saying so). */
 static uint32_t birth(struct sched *s, uint32_t pid, uint64_t ts)
 {
-	uint32_t t = lookup_pid(s, pid);
+	uint32_t t = sched_lookup_pid(s, pid);
 
 	if (!pid)
 		return SCHED_IDLE;
@@ -327,6 +333,41 @@ static void close_running(struct sched *s, uint32_t cpu, uint64_t ts, enum sched
 
 static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts);
 
+/* A latency clock of @th starts at @ts with the thread queued on @cpu (-1: unknown). */
+static void queue_enter(struct sched_thread *th, int32_t cpu, uint64_t ts)
+{
+	th->q_cpu = th->q_best = cpu;
+	th->q_since = ts;
+	th->q_best_ns = 0;
+}
+
+/*
+ * @th leaves its runqueue at @ts for @cpu's (a migration, or its switch-in):
+ * the wait is charged to the queue it waited in longest, the later on a
+ * tie, so a pull at the instant of the switch-in is charged to the queue
+ * it was pulled from, and a wakeup's placement (sched_waking names the
+ * CPU the task last ran on; select_task_rq() may move it at once) to the
+ * queue it was placed on.
+ */
+static void queue_move(struct sched_thread *th, int32_t cpu, uint64_t ts)
+{
+	uint64_t len = ts - th->q_since;
+
+	if (th->q_cpu >= 0 && (len >= th->q_best_ns || th->q_best < 0)) {
+		th->q_best = th->q_cpu;
+		th->q_best_ns = len;
+	}
+	th->q_cpu = cpu;
+	th->q_since = ts;
+}
+
+/* The CPU a latency of @th ending by its switch-in on @cpu at @ts is charged to. */
+static uint32_t queue_charged(struct sched_thread *th, uint32_t cpu, uint64_t ts)
+{
+	queue_move(th, th->q_cpu, ts);
+	return th->q_best >= 0 ? (uint32_t)th->q_best : cpu;
+}
+
 /* @cpu starts running @t at @ts. */
 static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts)
 {
@@ -351,10 +392,15 @@ static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts
 		th->cpu = -1;
 	}
 	if (th->wake_pending)
-		latency_done(s, SCHED_WAKEUP, t, cpu, th->wake_ts, ts, th->wake_valid);
+		latency_done(s, SCHED_WAKEUP, t, queue_charged(th, cpu, ts), th->wake_ts, ts,
+			     th->wake_valid);
 	if (th->rq_pending)
-		latency_done(s, SCHED_RUNQUEUE, t, cpu, th->rq_ts, ts, th->rq_valid);
-	th->wake_pending = th->rq_pending = 0;
+		latency_done(s, SCHED_RUNQUEUE, t, queue_charged(th, cpu, ts), th->rq_ts, ts,
+			     th->rq_valid);
+	/* A late waking is confirmed: it waited for a CPU since its switch-out. */
+	if (th->wake_late && (th->state == SCHED_SLEEPING || th->state == SCHED_BLOCKED))
+		th->state = SCHED_RUNNABLE;
+	th->wake_pending = th->rq_pending = th->wake_late = 0;
 	set_state(s, t, SCHED_RUNNING, ts);
 	th->cpu = cpu;
 }
@@ -374,6 +420,70 @@ static void distrust_threads(struct sched *s, uint64_t ts)
 	}
 }
 
+/* The length of [from, to) inside the window. */
+static uint64_t clipped(const struct sched *s, uint64_t from, uint64_t to)
+{
+	return sched_clip(s, &from, &to) ? to - from : 0;
+}
+
+/*
+ * An IRQ, softirq or work item [start, end) on @cpu, of which @inner ns
+ * inside the window were nested hardirqs. Its own time is what lies inside
+ * the window; it is counted (a duration) only if it started there and
+ * @whole: its exit was seen, not the end of the CPU's data.
+ */
+static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind, uint64_t id,
+		     uint64_t start, uint64_t end, uint64_t inner, int whole)
+{
+	uint64_t in = clipped(s, start, end);
+	struct sched_irq irq = {
+		.kind = kind, .id = id, .start = start, .end = end,
+		.self = in - (inner < in ? inner : in),
+		.counted = whole && sched_in_window(s, start),
+	};
+	const struct sched_client *c;
+
+	if ((!in && !irq.counted) || !cpu_selected(s, cpu))
+		return;
+	EACH_CLIENT(s, c)
+		if (c->ops->irq)
+			fail(s, c->ops->irq(c->ctx, cpu, &irq));
+}
+
+/* The hardirq open on @cpu ends at @ts; @whole: at its exit. */
+static void end_hardirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, ts, 0, whole);
+	if (c->softirq >= 0)
+		c->softirq_inner += clipped(s, c->hardirq_ts, ts);
+	c->hardirq = -1;
+}
+
+static void end_softirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, ts,
+		 c->softirq_inner, whole);
+	c->softirq = -1;
+}
+
+/*
+ * @cpu's data ends at @ts (a gap, a stop, the end of the capture) inside
+ * a hardirq or softirq: the part seen is its time, but not a duration.
+ */
+static void cut_irqs(struct sched *s, uint32_t cpu, uint64_t ts)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	if (c->hardirq >= 0)
+		end_hardirq(s, cpu, ts, 0);
+	if (c->softirq >= 0)
+		end_softirq(s, cpu, ts, 0);
+}
+
 /* @cpu's state is unknown from @ts (a loss or damage): until its next switch. */
 static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts)
 {
@@ -388,9 +498,9 @@ static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts)
 	else if (c->mode == CPU_NODATA || c->mode == CPU_OFFLINE)
 		emit_gap(s, cpu, c->mode == CPU_OFFLINE ? SCHED_GAP_OFFLINE : SCHED_GAP_NODATA,
 			 c->since, ts);
+	cut_irqs(s, cpu, ts);
 	c->mode = CPU_UNKNOWN;
 	c->since = ts;
-	c->hardirq = c->softirq = -1;
 	s->unknown_cpus++;
 	distrust_threads(s, ts);
 }
@@ -409,10 +519,30 @@ static void end_gap(struct sched *s, uint32_t cpu, uint64_t ts)
 		emit_gap(s, cpu, SCHED_GAP_OFFLINE, c->since, ts);
 		break;
 	case CPU_NODATA:
+		if (c->awaited) {
+			c->awaited = 0;
+			s->unknown_cpus--;
+		}
+		/* fall through */
 	case CPU_STOPPED:
 		emit_gap(s, cpu, SCHED_GAP_NODATA, c->since, ts);
 		break;
 	}
+}
+
+void sched_await_cpu(struct sched *s, uint32_t cpu)
+{
+	struct sched_cpu *c;
+
+	if (cpu >= s->nr_cpus && grow_cpus(s, cpu)) {
+		fail(s, -ENOMEM);
+		return;
+	}
+	c = &s->cpus[cpu];
+	if (c->mode != CPU_NODATA || c->awaited)
+		return;
+	c->awaited = 1;
+	s->unknown_cpus++;
 }
 
 void sched_gap_ahead(void *sched, const struct event *ev)
@@ -427,6 +557,22 @@ void sched_gap_ahead(void *sched, const struct event *ev)
 	if (s->cpus[ev->cpu].mode == CPU_STOPPED)
 		return;
 	cpu_unknown(s, ev->cpu, since);
+}
+
+uint32_t sched_cpu_pid(const struct sched *s, uint32_t cpu)
+{
+	const struct sched_cpu *c = cpu < s->nr_cpus ? &s->cpus[cpu] : NULL;
+
+	if (!c || c->mode != CPU_KNOWN)
+		return SCHED_PID_UNKNOWN;
+	return c->cur == SCHED_IDLE ? 0 : s->threads[c->cur].pid;
+}
+
+uint32_t sched_process_of(const struct sched *s, uint32_t tgid)
+{
+	void *v = u64_map_get(&s->proc_by_tgid, tgid);
+
+	return v ? (uint32_t)((uintptr_t)v - 1) : SCHED_NONE;
 }
 
 /* --- Records --- */
@@ -464,6 +610,7 @@ static void on_cpu_mark(struct sched *s, const struct event *ev)
 		break;
 	case KTP_CPU_STOP:
 	case KTP_CPU_OFFLINE:
+		cut_irqs(s, ev->cpu, ev->ts);
 		if (c->mode == CPU_KNOWN)
 			close_running(s, ev->cpu, ev->ts, SCHED_UNKNOWN);
 		else
@@ -472,7 +619,6 @@ static void on_cpu_mark(struct sched *s, const struct event *ev)
 		if (m.reason == KTP_CPU_STOP && ev->ts > s->stopped)
 			s->stopped = ev->ts;
 		c->since = ev->ts;
-		c->hardirq = c->softirq = -1;
 		break;
 	}
 }
@@ -516,7 +662,7 @@ static void on_switch(struct sched *s, const struct event *ev)
 			latency_done(s, SCHED_WAKEUP, prev, ev->cpu, th->wake_ts, ev->ts, 0);
 		if (th->rq_pending)
 			latency_done(s, SCHED_RUNQUEUE, prev, ev->cpu, th->rq_ts, ev->ts, 0);
-		th->wake_pending = th->rq_pending = 0;
+		th->wake_pending = th->rq_pending = th->wake_late = 0;
 		if (th->cpu == (int32_t)ev->cpu)
 			th->cpu = -1;
 		if (th->cpu < 0)
@@ -525,7 +671,25 @@ static void on_switch(struct sched *s, const struct event *ev)
 			th->rq_pending = 1;
 			th->rq_valid = !s->unknown_cpus;
 			th->rq_ts = ev->ts;
+			queue_enter(th, ev->cpu, ev->ts);
+		} else if (th->woke_running &&
+			   (after == SCHED_SLEEPING || after == SCHED_BLOCKED)) {
+			/*
+			 * try_to_wake_up() traces sched_waking before it waits
+			 * for a dequeued task to leave its CPU: a waking stamped
+			 * while the thread still ran may be for this very sleep.
+			 * It was if the thread runs again with no other waking
+			 * (a waking while it ran but before it slept would have
+			 * kept it runnable); until then it sleeps.
+			 */
+			th->wake_pending = th->wake_late = 1;
+			th->wake_valid = !s->unknown_cpus;
+			th->wake_new = 0;
+			th->wake_ts = ev->ts;
+			queue_enter(th, th->wake_target < s->nr_cpus ? th->wake_target : -1,
+				    ev->ts);
 		}
+		th->woke_running = 0;
 	}
 	next = thread_of(s, r.next_pid, ev->ts);
 	if (next == SCHED_NONE)
@@ -576,16 +740,82 @@ static void on_waking(struct sched *s, const struct event *ev)
 				fail(s, c->ops->waking(c->ctx, ev->cpu, ev->ts, t, &waker,
 						       running, new));
 	}
-	/* A running task has no latency; a second waking keeps the clock. */
-	if (running || th->wake_pending || th->rq_pending)
+	/* A running task has no latency (but see on_switch()). */
+	if (running) {
+		th->woke_running = 1;
+		th->waker = waker;
+		th->wake_target = r.target_cpu;
+		return;
+	}
+	/* A late waking was not for this sleep: this one is. */
+	if (th->wake_late)
+		th->wake_pending = th->wake_late = 0;
+	/* A second waking keeps the clock. */
+	if (th->wake_pending || th->rq_pending)
 		return;
 	th->wake_pending = 1;
 	th->wake_valid = !s->unknown_cpus;
 	th->wake_new = !!new;
 	th->wake_ts = ev->ts;
 	th->waker = waker;
+	queue_enter(th, r.target_cpu < s->nr_cpus ? r.target_cpu : -1, ev->ts);
 	if (!s->unknown_cpus)
 		set_state(s, t, SCHED_RUNNABLE, ev->ts);
+}
+
+/*
+ * Thread @t exec'd from outside its group's leader: de_thread() gave it the
+ * leader's @pid (and the old leader, dead, its old pid, under which it is
+ * then freed). The thread stays one thread, now its process's leader.
+ */
+static void take_over_pid(struct sched *s, uint32_t t, uint32_t pid)
+{
+	struct sched_thread *th = &s->threads[t];
+	uint32_t lead = sched_lookup_pid(s, pid);
+
+	if (th->pid == pid)
+		return;
+	if (lead != SCHED_NONE && lead != t)
+		fail(s, bind_pid(s, th->pid, lead));
+	else
+		fail(s, bind_pid(s, th->pid, SCHED_NONE));
+	fail(s, bind_pid(s, pid, t));
+	th->pid = pid;
+	if (th->tgid == pid && th->process != SCHED_NONE) {
+		s->procs[th->process].leader = t;
+		name_process(s, th->process, th->comm);
+	}
+}
+
+/*
+ * The thread an exec's TASK record describes: the one running here, if it
+ * is in the record's thread group under another pid (exec from a
+ * non-leader); else the record's pid's.
+ */
+static uint32_t exec_thread(struct sched *s, const struct event *ev, const struct ktp_task *r)
+{
+	const struct sched_cpu *c = &s->cpus[ev->cpu];
+	uint32_t t = c->mode == CPU_KNOWN ? c->cur : SCHED_IDLE;
+
+	if (t != SCHED_IDLE && s->threads[t].tgid == r->tgid && s->threads[t].pid != r->pid) {
+		take_over_pid(s, t, r->pid);
+		return t;
+	}
+	return thread_of(s, r->pid, ev->ts);
+}
+
+static void on_exec(struct sched *s, const struct event *ev)
+{
+	struct ktp_exec r;
+	uint32_t t;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!r.pid || r.pid == r.old_pid)
+		return;
+	/* Where the CPU's state was unknown, the TASK record could not tell. */
+	t = sched_lookup_pid(s, r.old_pid);
+	if (t != SCHED_NONE && !s->threads[t].freed)
+		take_over_pid(s, t, r.pid);
 }
 
 static void on_task(struct sched *s, const struct event *ev)
@@ -597,7 +827,12 @@ static void on_task(struct sched *s, const struct event *ev)
 	memcpy(&r, ev->rec, sizeof(r));
 	if (!r.pid)
 		return;
-	t = r.flags & KTP_TASK_FORK ? birth(s, r.pid, ev->ts) : thread_of(s, r.pid, ev->ts);
+	if (r.flags & KTP_TASK_FORK)
+		t = birth(s, r.pid, ev->ts);
+	else if (r.flags & KTP_TASK_EXEC)
+		t = exec_thread(s, ev, &r);
+	else
+		t = thread_of(s, r.pid, ev->ts);
 	if (t == SCHED_NONE)
 		return;
 	th = &s->threads[t];
@@ -623,7 +858,7 @@ static void on_fork(struct sched *s, const struct event *ev)
 	struct ktp_fork r;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	parent = lookup_pid(s, r.parent_pid);
+	parent = sched_lookup_pid(s, r.parent_pid);
 	child = birth(s, r.child_pid, ev->ts);
 	if (child == SCHED_NONE || child == SCHED_IDLE)
 		return;
@@ -642,7 +877,7 @@ static void on_free(struct sched *s, const struct event *ev)
 	uint32_t t;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	t = lookup_pid(s, r.pid);
+	t = sched_lookup_pid(s, r.pid);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;
 	if (s->threads[t].cpu < 0 && s->threads[t].state != SCHED_DEAD)
@@ -650,22 +885,9 @@ static void on_free(struct sched *s, const struct event *ev)
 	s->threads[t].freed = 1;
 }
 
-static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind,
-		     uint64_t id, uint64_t start, uint64_t end, uint64_t self)
-{
-	const struct sched_client *c;
-
-	if (!sched_in_window(s, start) || !cpu_selected(s, cpu))
-		return;
-	EACH_CLIENT(s, c)
-		if (c->ops->irq)
-			fail(s, c->ops->irq(c->ctx, cpu, kind, id, start, end, self));
-}
-
 static void on_irq(struct sched *s, const struct event *ev)
 {
 	struct sched_cpu *c = &s->cpus[ev->cpu];
-	uint64_t d;
 
 	if (ev->type == KTP_REC_IRQ_ENTRY || ev->type == KTP_REC_IRQ_EXIT) {
 		struct ktp_irq r;
@@ -674,16 +896,10 @@ static void on_irq(struct sched *s, const struct event *ev)
 		if (ev->type == KTP_REC_IRQ_ENTRY) {
 			c->hardirq = r.irq;
 			c->hardirq_ts = ev->ts;
-			return;
+		} else if (c->hardirq == (int64_t)r.irq) {
+			/* (Else entered before the session or a gap.) */
+			end_hardirq(s, ev->cpu, ev->ts, 1);
 		}
-		if (c->hardirq != (int64_t)r.irq)
-			return;	/* entered before the session or a gap */
-		d = ev->ts - c->hardirq_ts;
-		emit_irq(s, ev->cpu, SCHED_HARDIRQ, r.irq, c->hardirq_ts, ev->ts, d);
-		if (c->softirq >= 0)
-			c->softirq_inner += d;
-		c->hardirq = -1;
-		return;
 	} else {
 		struct ktp_softirq r;
 
@@ -692,14 +908,9 @@ static void on_irq(struct sched *s, const struct event *ev)
 			c->softirq = r.vec;
 			c->softirq_ts = ev->ts;
 			c->softirq_inner = 0;
-			return;
+		} else if (c->softirq == (int64_t)r.vec) {
+			end_softirq(s, ev->cpu, ev->ts, 1);
 		}
-		if (c->softirq != (int64_t)r.vec)
-			return;
-		d = ev->ts - c->softirq_ts;
-		emit_irq(s, ev->cpu, SCHED_SOFTIRQ, r.vec, c->softirq_ts, ev->ts,
-			 d - (c->softirq_inner < d ? c->softirq_inner : d));
-		c->softirq = -1;
 	}
 }
 
@@ -720,8 +931,7 @@ static void on_work(struct sched *s, const struct event *ev)
 		return;
 	}
 	if (th->work_ts && th->work_fn == r.function)
-		emit_irq(s, ev->cpu, SCHED_WORK, r.function, th->work_ts, ev->ts,
-			 ev->ts - th->work_ts);
+		emit_irq(s, ev->cpu, SCHED_WORK, r.function, th->work_ts, ev->ts, 0, 1);
 	th->work_ts = 0;
 }
 
@@ -731,14 +941,17 @@ static void on_migrate(struct sched *s, const struct event *ev)
 	struct ktp_migrate r;
 	uint32_t t;
 
-	if (!sched_in_window(s, ev->ts))
-		return;
 	memcpy(&r, ev->rec, sizeof(r));
 	/*
 	 * A CPU the session did not have (it knows all from the start) is
 	 * damage: per-CPU tables would grow to 65536 CPUs for it.
 	 */
 	if (r.orig_cpu >= s->nr_cpus || r.dest_cpu >= s->nr_cpus)
+		return;
+	t = sched_lookup_pid(s, r.pid);
+	if (t != SCHED_NONE && (s->threads[t].wake_pending || s->threads[t].rq_pending))
+		queue_move(&s->threads[t], r.dest_cpu, ev->ts);
+	if (!sched_in_window(s, ev->ts))
 		return;
 	t = thread_of(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
@@ -750,7 +963,6 @@ static void on_migrate(struct sched *s, const struct event *ev)
 
 int sched_event(struct sched *s, const struct event *ev)
 {
-	const struct sched_client *c;
 	struct sched_cpu *cpu;
 
 	if (ev->cpu >= s->nr_cpus && grow_cpus(s, ev->cpu))
@@ -772,6 +984,9 @@ int sched_event(struct sched *s, const struct event *ev)
 		break;
 	case KTP_REC_FORK:
 		on_fork(s, ev);
+		break;
+	case KTP_REC_EXEC:
+		on_exec(s, ev);
 		break;
 	case KTP_REC_FREE:
 		on_free(s, ev);
@@ -796,9 +1011,6 @@ int sched_event(struct sched *s, const struct event *ev)
 		cpu->last_ts = ev->ts;
 	if (ev->ts > s->end)
 		s->end = ev->ts;
-	EACH_CLIENT(s, c)
-		if (c->ops->event)
-			fail(s, c->ops->event(c->ctx, ev));
 	return s->error;
 }
 
@@ -816,6 +1028,7 @@ int sched_finish(struct sched *s, uint64_t end)
 		if (!c->seen)
 			continue;
 		if (c->mode == CPU_KNOWN) {
+			cut_irqs(s, cpu, cpu_end);
 			close_running(s, cpu, cpu_end, SCHED_UNKNOWN);
 			c->mode = CPU_STOPPED;
 			c->since = cpu_end;

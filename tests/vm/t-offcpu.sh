@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Stacks at the switch and the waking (-S offcpu,waker,user): threads that block
+# in known places (tests/workloads/blockers: a pipe read, nanosleep, a
+# futex wait, a contended pthread mutex, fsync on the 9p share in D) are
+# recorded, and
+# `ktprof report --offcpu` names each one's blocking function as this
+# kernel spells it; each thread's off-CPU time by state equals its S and D
+# time of --states to the nanosecond (the same switch records); the pipe
+# reader's sleeps join its writer's stack at the waking, in the pipe's
+# write path, and its user stack begins in libc's read(); the folded
+# stacks weigh what the report says; perf's callchains at the same
+# switches (perf record -e sched:sched_switch -g on the same run) give
+# each thread the same most frequent blocking function (the same rule
+# applied); no stack id is
+# left without its STACK record. The module parameter (stacks=offcpu) does
+# the same for a shell-only capture.
+# timeout: 1200
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+# Each round of eight threads is a few dozen switches and wakings with
+# stacks, under perf's callchains too: on the debug kernel, fewer.
+rounds=$(scaled 200 30)
+command -v perf >/dev/null || fail "perf is not installed (scripts/setup.sh: linux-perf)"
+
+guest() {
+	# perf on the same run: a callchain at each of the workload's
+	# switches, unwound by perf (the sched_switch of `perf sched record
+	# -g`, without the rest of its events, which under TCG made the run
+	# 17 times as long); into the guest's tmpfs, as over 9p perf's writes
+	# would be much of what is recorded.
+	"$KTPROF" record -q -S offcpu,waker,user $(debug_buffer) --load "$KTPROF_KO" -o "$out/cap.ktp" -- \
+		perf record -q -e sched:sched_switch -g -o "$TMPDIR/perf.data" -- \
+		"$WORKLOADS/blockers" -n "$rounds" -s 1000 -f "$out/fsync.dat" \
+		>"$out/threads" 2>"$out/record.err" || fail "record failed: $(cat "$out/record.err")"
+	module_loaded && fail "--load left the module loaded"
+	cp "$TMPDIR/perf.data" "$out/perf.data" || fail "perf.data not copied"
+	# perf's addresses are the guest kernel's: named with its kallsyms.
+	cat /proc/kallsyms >"$out/kallsyms"
+
+	say "module parameter, shell-only capture"
+	load_module stacks=offcpu samples=none
+	ctl start
+	"$WORKLOADS/blockers" -n 20 -s 1000 >"$out/raw.threads" || fail "workload failed"
+	ctl stop
+	dump_session "$out/raw"
+	# Its symbols, as a raw directory takes them (the functions by name).
+	cat /proc/kallsyms >"$out/raw/kallsyms"
+	unload_module
+}
+
+host() {
+	local major
+	major=$(kernel_version)
+	grep -q '^lost records      0$' <("$KTPROF" info "$out/cap.ktp") || fail "ktprof lost records"
+	grep -q '^  stacks          offcpu,waker,user$' <("$KTPROF" info "$out/cap.ktp") ||
+		fail "info does not say the stacks: $("$KTPROF" info "$out/cap.ktp")"
+	"$KTPROF" report --json --offcpu --states --comm blockers "$out/cap.ktp" >"$out/report.json" ||
+		fail "report --json failed"
+	"$KTPROF" report --offcpu --comm blockers "$out/cap.ktp" >"$out/report.txt" ||
+		fail "report --offcpu failed"
+	"$KTPROF" report --offcpu --folded --comm blockers "$out/cap.ktp" >"$out/offcpu.folded" ||
+		fail "report --offcpu --folded failed"
+	perf script -i "$out/perf.data" -F tid,event,trace,ip >"$out/perf.txt" 2>/dev/null ||
+		fail "perf script failed"
+	/usr/bin/python3 "$(dirname "$0")/check_offcpu.py" "$major" "$out/threads" \
+		"$out/report.json" "$out/offcpu.folded" "$out/perf.txt" "$out/kallsyms" ||
+		fail "off-CPU stacks check failed"
+
+	"$KTPROF" report --json --offcpu --comm blockers "$out/raw" >"$out/raw.json" ||
+		fail "report of the shell-only capture failed"
+	/usr/bin/python3 - "$out/raw.json" "$out/raw/meta" <<'PY' || fail "the shell-only capture has no off-CPU stacks"
+import json, sys
+o = json.load(open(sys.argv[1]))["offcpu"]
+meta = open(sys.argv[2]).read()
+print("shell-only: %d switch-outs with a stack, %d wakings" % (o["switches_with_stack"], o["wakings_with_stack"]))
+# The sleeper's most frequent blocking function (its start may wait longer).
+sleeper = sorted((f["sleeps"], f["function"]) for f in o["functions"]
+                 if f["thread"]["comm"] == "ktp-sleeper")
+print("ktp-sleeper: %s" % sleeper[-3:])
+ok = "stacks=offcpu\n" in meta and o["switches_with_stack"] >= 20 and \
+    o["wakings_with_stack"] == 0 and o["stacks_missing"] == 0 and \
+    sleeper and sleeper[-1][1] == "hrtimer_nanosleep"
+sys.exit(0 if ok else 1)
+PY
+	echo ok
+}
+
+run_phases
