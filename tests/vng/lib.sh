@@ -18,7 +18,7 @@ CAP=$VNG_OUT/cap
 mkdir -p "$CAP"
 # A VM that never ends is a failure, not a hung suite; TCG boots take 5 to
 # 40 s here, so this only catches a guest that is stuck.
-VNG_TIMEOUT=${VNG_TIMEOUT:-400}
+VNG_TIMEOUT=${VNG_TIMEOUT:-240}
 
 # Run vng as given; its stdout (the guest command's) into $VNG_OUT/vng.out,
 # its stderr into vng.err. No stdin: vng must not wait for a terminal (CI
