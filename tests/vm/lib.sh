@@ -8,7 +8,10 @@
 # runs on the host after the VM is gone, at native speed instead of under
 # TCG (tens of times slower). A test that has such a part defines guest()
 # and host() and ends with `run_phases`; tests/vm/run.sh runs host() with
-# the same KTPROF_TEST_OUT when guest() passed. Values host() needs from
+# the same KTPROF_TEST_OUT when guest() passed. A test may also define
+# prepare(): run on the host before the boot, its files in KTPROF_PREP
+# (which guest.sh, unlike KTPROF_TEST_OUT, leaves alone), for what the
+# guest would do under TCG but need not (vm/dkms: the DKMS build). Values host() needs from
 # the guest travel as files in KTPROF_TEST_OUT (note, noted); the kernel
 # and the CPU count are noted for every test (kernel_release,
 # kernel_version, guest_cpus).
@@ -25,6 +28,7 @@ WORKLOADS=$KTPROF_TOP/build/workloads
 TOOLS=$KTPROF_TOP/build/tools
 : "${KTPROF_TEST_OUT:=${TMPDIR:-/tmp}/ktprof-test.$$}"
 mkdir -p "$KTPROF_TEST_OUT"
+KTPROF_PREP=${KTPROF_TEST_OUT%.d}.pre
 
 # Each step with the seconds the test has run: where a slow kernel's time
 # goes, in every log.
@@ -132,12 +136,21 @@ run_phases() {
 	guest)
 		note release "$(uname -r)"
 		note cpus "$(nproc)"
+		if declare -F prepare >/dev/null && [ ! -f "$KTPROF_PREP/.done" ]; then
+			log_tail 30 "$KTPROF_PREP/log" 'prepare| '
+			fail "the prepare phase on the host failed (log above, $KTPROF_PREP/log)"
+		fi
 		guest
 		if declare -F host >/dev/null; then
 			: >"$KTPROF_TEST_OUT/.host-phase"
 		fi
 		;;
 	host) host ;;
+	prepare)
+		mkdir -p "$KTPROF_PREP"
+		prepare
+		: >"$KTPROF_PREP/.done"
+		;;
 	*) fail "unknown phase '$KTPROF_PHASE'" ;;
 	esac
 }

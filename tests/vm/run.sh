@@ -109,6 +109,21 @@ run_host_phases() {	# KERNEL OUT TEST...
 	done
 }
 
+# The prepare phase of the tests that define one (lib.sh): on the host,
+# before the boot; the guest phase fails with its log if it did.
+run_prepare_phases() {	# KERNEL OUT TEST...
+	local kernel=$1 out=$2 t base
+	shift 2
+	for t in "$@"; do
+		grep -q '^prepare()' "$t" || continue
+		base=$(basename "$t" .sh)
+		rm -rf "$out/$base.pre"
+		mkdir -p "$out/$base.pre"
+		KTPROF_PHASE=prepare KTPROF_TEST_OUT=$out/$base.d KTPROF_VM_KERNEL=$kernel \
+			timeout -k 10 600 bash "$t" >"$out/$base.pre/log" 2>&1
+	done
+}
+
 # One boot per kernel and group of tests with equal boot options (at most
 # KTPROF_VM_GROUP tests, default 6, a boot); up to
 # KTPROF_VM_JOBS boots at once (default 2: a TCG guest waits on 9p and on
@@ -139,6 +154,7 @@ run_group() {	# KERNEL OUT ARGS TEST...
 	# The tests' own limits, and the boot's: a debug guest beside three
 	# others took 163 s to reach its first test (limit was 120).
 	for t in "$@"; do limit=$((limit + $(test_timeout "$t"))); done
+	run_prepare_phases "$kernel" "$out" "$@"
 	# shellcheck disable=SC2086
 	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
 		--timeout "$limit" --ready 'ktprof-test: begin ' -- \
@@ -196,9 +212,10 @@ for kernel in "${kernels[@]}"; do
 		if [ -n "$ks" ] && ! [[ " $ks " == *" $kernel "* ]]; then
 			continue
 		fi
-		# vm-run's defaults said out loud ("--cpus 2") share a boot
-		# with the tests that leave them unsaid.
-		args=$(header "$t" vm-args | sed -E 's/(^| )--cpus 2( |$)/ /; s/^ +| +$//g')
+		# vm-run's defaults said out loud ("--cpus 2", "--append
+		# nohz=off") share a boot with the tests that leave them unsaid.
+		args=$(header "$t" vm-args |
+			sed -E 's/(^| )--cpus 2( |$)/ /; s/(^| )--append nohz=off( |$)/ /; s/^ +| +$//g')
 		[ -n "${groups[k$args]+x}" ] || order+=("$args")
 		groups[k$args]+="$t "
 	done
