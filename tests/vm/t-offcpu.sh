@@ -20,7 +20,7 @@
 out=$KTPROF_TEST_OUT
 # Each round of eight threads is a few dozen switches and wakings with
 # stacks, under perf's callchains too: on the debug kernel, fewer.
-rounds=$(scaled 200 30)
+rounds=$(scaled 80 30)
 command -v perf >/dev/null || fail "perf is not installed (scripts/setup.sh: linux-perf)"
 
 guest() {

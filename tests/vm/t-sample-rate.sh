@@ -13,7 +13,8 @@
 # was throttled, and lost 109 and 472 ms of samples on its two CPUs until
 # the next tick (a THROTTLE record, then a gap). That is perf's policy, not
 # the module's rate: the test boots with nohz=off (a tick every jiffy, idle
-# too), and keeps perf from lowering its own sample-rate ceiling when
+# too; vm-run boots every kernel so now, so this test shares vm/report's
+# boot), and keeps perf from lowering its own sample-rate ceiling when
 # handlers take long (perf_cpu_time_max_percent=0), restored after.
 # vm-args: --icount --append nohz=off
 . "$(dirname "$0")/lib.sh"
