@@ -529,13 +529,6 @@ static void offcpu_summary(FILE *out, const struct report *r, const struct repor
 
 #define OFFCPU_FLAME_DEPTH 80
 
-static const char *process_name(void *ctx, uint32_t tgid, char *buf, size_t len)
-{
-	const struct report *r = ctx;
-
-	return task_table_comm(&r->model->tasks, tgid, buf, len);
-}
-
 static const char *ns_text(uint64_t ns, char *buf, size_t len)
 {
 	return render_ns(ns, buf, len);
@@ -567,7 +560,7 @@ static void offcpu_flame(FILE *f, const struct report *r)
 {
 	const struct analyze_offcpu *a = analyze_offcpu(r);
 	const struct flame_style style = {
-		.process = process_name, .ctx = (void *)r, .weight = ns_text,
+		.process = report_flame_process, .ctx = (void *)r, .weight = ns_text,
 		.id = "offcpu-flame", .label = "flame graph of the time off CPU",
 		.axis = "width: share of the time asleep and blocked; bottom row: processes, "
 			"then threads; up: callees (hover for names)",

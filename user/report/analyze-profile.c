@@ -131,13 +131,6 @@ static void profile_summary(FILE *out, const struct report *r, const struct repo
 
 /* --- HTML --- */
 
-static const char *process_name(void *ctx, uint32_t tgid, char *buf, size_t len)
-{
-	const struct report *r = ctx;
-
-	return task_table_comm(&r->model->tasks, tgid, buf, len);
-}
-
 static const char *samples_text(uint64_t n, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 " samples", n);
@@ -147,7 +140,7 @@ static const char *samples_text(uint64_t n, char *buf, size_t len)
 static void flame_graph(FILE *f, const struct report *r)
 {
 	const struct flame_style style = {
-		.process = process_name, .ctx = (void *)r, .weight = samples_text,
+		.process = report_flame_process, .ctx = (void *)r, .weight = samples_text,
 		.id = "flame-graph", .label = "flame graph of the CPU samples",
 		.axis = "width: share of samples; bottom row: processes; up: callees (hover for names)",
 		.caption = "Flame graph: each box is a function in the stacks of the samples, "

@@ -239,6 +239,15 @@ const char *report_process_name(const struct report *r, uint32_t t)
 	return c[0] ? c : report_thread_name(r, t);
 }
 
+/* A flame graph's process name (struct flame_opts.process; @ctx: the
+ * report): the task table's, as the samples and stacks name a tgid. */
+const char *report_flame_process(void *ctx, uint32_t tgid, char *buf, size_t len)
+{
+	const struct report *r = ctx;
+
+	return task_table_comm(&r->model->tasks, tgid, buf, len);
+}
+
 const char *report_thread_key(const struct report *r, uint32_t t, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", report_process_name(r, t), report_thread_name(r, t));

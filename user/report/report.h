@@ -64,6 +64,7 @@ const char *report_thread_name(const struct report *r, uint32_t t);
 
 /* The name of thread @t's process (its leader's comm, else the thread's). */
 const char *report_process_name(const struct report *r, uint32_t t);
+const char *report_flame_process(void *ctx, uint32_t tgid, char *buf, size_t len);
 
 /* "process/thread" of thread @t: its name across runs, where pids differ
  * (diff matches thread groups by it). */
