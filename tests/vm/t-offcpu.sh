@@ -15,7 +15,6 @@
 # applied); no stack id is
 # left without its STACK record. The module parameter (stacks=offcpu) does
 # the same for a shell-only capture.
-# timeout: 1200
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 # Each round of eight threads is a few dozen switches and wakings with
