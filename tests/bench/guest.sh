@@ -210,8 +210,9 @@ overhead() {
 		fail "perf record does not run in the guest"
 	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
-	tracers="none ftrace perf perf_g ktprof ktprof_stacks record"
-	if [ -n "${LTTNG_KO:-}" ]; then
+	# BENCH_TRACERS picks some (a quick A/B of one module change).
+	tracers=${BENCH_TRACERS:-none ftrace perf perf_g ktprof ktprof_stacks record}
+	if [ -n "${LTTNG_KO:-}" ] && [ -z "${BENCH_TRACERS:-}" ]; then
 		lttng_start
 		tracers+=" lttng lttng-disk"
 	fi
