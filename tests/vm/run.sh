@@ -148,8 +148,19 @@ kernels=("${debug_first[@]}")
 # Seconds a test may take in the guest (guest.sh applies the same).
 test_timeout() { local s; s=$(header "$1" timeout); echo "${s:-600}"; }
 
+# One boot of a group's tests; vm-run's status.
+boot_group() {	# KERNEL OUT ARGS LIMIT LONGEST TEST...
+	local kernel=$1 out=$2 args=$3 limit=$4 longest=$5
+	shift 5
+	# shellcheck disable=SC2086
+	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
+		--timeout "$limit" --ready 'ktprof-test: begin ' --ready-within $((longest + 120)) -- \
+		"$top/tests/vm/guest.sh" "$out" "$@" \
+		>"$out/vm-run.out" 2>&1
+}
+
 run_group() {	# KERNEL OUT ARGS TEST...
-	local kernel=$1 out=$2 args=$3 bad vm_rc log t limit=300 began=$SECONDS longest=0 s
+	local kernel=$1 out=$2 args=$3 bad vm_rc log t limit=300 began=$SECONDS longest=0 s rest
 	shift 3
 	# The tests' own limits, and the boot's: a debug guest beside three
 	# others took 163 s to reach its first test (limit was 120). A guest
@@ -162,12 +173,22 @@ run_group() {	# KERNEL OUT ARGS TEST...
 		[ "$s" -le "$longest" ] || longest=$s
 	done
 	run_prepare_phases "$kernel" "$out" "$@"
-	# shellcheck disable=SC2086
-	"$top/scripts/vm-run" --kernel "$kernel" --out "$out" $args \
-		--timeout "$limit" --ready 'ktprof-test: begin ' --ready-within $((longest + 120)) -- \
-		"$top/tests/vm/guest.sh" "$out" "$@" \
-		>"$out/vm-run.out" 2>&1
+	boot_group "$kernel" "$out" "$args" "$limit" "$longest" "$@"
 	vm_rc=$?
+	# A guest that hung once its tests had begun (vm-run killed it: a
+	# stall, or no new test for the longest test's limit) is booted once
+	# more for the tests it left without a result, the one it hung in
+	# too; its console stays as console.hung.log and the report says so.
+	if [ "$vm_rc" = 125 ] && grep -q '^vm-run: the guest hung' "$out/vm-run.out"; then
+		rest=()
+		for t in "$@"; do
+			grep -q "^$(basename "$t" .sh) " "$out/results" 2>/dev/null || rest+=("$t")
+		done
+		mv "$out/console.log" "$out/console.hung.log"
+		mv "$out/vm-run.out" "$out/vm-run.hung.out"
+		boot_group "$kernel" "$out" "$args" "$limit" "$longest" "${rest[@]}"
+		vm_rc=$?
+	fi
 	run_host_phases "$kernel" "$out" "$@"
 	{
 		# Where the time went, in a log that a timeout cut.
@@ -188,6 +209,14 @@ run_group() {	# KERNEL OUT ARGS TEST...
 			[ -f "$log" ] || continue
 			"$top/scripts/console-check" <"$log" | head -n 3 | indent 'console| '
 		done
+		# A guest that hung with its tests begun: which test, the
+		# kernel's last words, and that its tests ran again.
+		if [ -f "$out/vm-run.hung.out" ]; then
+			echo "NOTE vm/boot@$kernel: the guest hung in $(awk '/ktprof-test: begin /{t=$NF} END{print t}' \
+				"$out/console.hung.log") ($(sed -n 's/^vm-run: the guest hung after the command began (\(.*\)); killed.*/\1/p' \
+				"$out/vm-run.hung.out")); the tests without a result ran again in a new boot"
+			log_tail 5 "$out/console.hung.log" 'console| '
+		fi
 		report_group "$kernel" "$out" "$vm_rc" "$@"
 	} >"$out/report.txt"
 }
