@@ -70,12 +70,13 @@ static __always_inline bool ktp_offcpu_leaving(bool preempt,
 
 /*
  * With --pmu counters, the outgoing task's counts for the slice that ends;
- * with -S offcpu, the stack a task leaves asleep in, after them.
+ * with -S offcpu (@offcpu: ktp_offcpu_leaving(), as the caller found it),
+ * the stack a task leaves asleep in, after them.
  */
 static noinline void ktp_write_switch_tail(bool preempt,
 					   struct task_struct *prev,
 					   struct task_struct *next,
-					   unsigned int prev_state)
+					   unsigned int prev_state, bool offcpu)
 {
 	u64 deltas[KTP_MAX_COUNTERS];
 	unsigned int n = 0, size;
@@ -85,8 +86,7 @@ static noinline void ktp_write_switch_tail(bool preempt,
 
 	if (ktp_counters_on())
 		n = ktp_counters_read(deltas);
-	if (ktp_offcpu_leaving(preempt, prev, prev_state) &&
-	    ktp_task_wanted(&ktp_session.cfg, prev))
+	if (offcpu && ktp_task_wanted(&ktp_session.cfg, prev))
 		stack = ktp_stack_here();
 	size = sizeof(*r) + n * sizeof(u64) + (stack ? sizeof(u32) : 0);
 	r = ktp_reserve(&w, KTP_REC_SWITCH, n | (stack ? KTP_SWITCH_STACK : 0),
@@ -106,6 +106,7 @@ static void ktp_probe_switch(void *data, bool preempt,
 {
 	struct ktp_switch *r;
 	struct ktp_wr w;
+	bool offcpu;
 
 	ktp_task_seen(prev);
 	ktp_task_seen(next);
@@ -116,9 +117,9 @@ static void ktp_probe_switch(void *data, bool preempt,
 	 * with -S offcpu its switch keeps this path (it cost 101
 	 * instructions more through the tail).
 	 */
-	if (unlikely(ktp_counters_on() ||
-		     ktp_offcpu_leaving(preempt, prev, prev_state))) {
-		ktp_write_switch_tail(preempt, prev, next, prev_state);
+	offcpu = ktp_offcpu_leaving(preempt, prev, prev_state);
+	if (unlikely(ktp_counters_on() || offcpu)) {
+		ktp_write_switch_tail(preempt, prev, next, prev_state, offcpu);
 		return;
 	}
 	r = ktp_reserve(&w, KTP_REC_SWITCH, 0, sizeof(*r));
