@@ -11,8 +11,8 @@
 # the same KTPROF_TEST_OUT when guest() passed. A test may also define
 # prepare(): run on the host before the boot, its files in KTPROF_PREP
 # (which guest.sh, unlike KTPROF_TEST_OUT, leaves alone), for what the
-# guest would do under TCG but need not (vm/dkms: the DKMS build). Values host() needs from
-# the guest travel as files in KTPROF_TEST_OUT (note, noted); the kernel
+# guest would do under TCG but need not (vm/dkms: the DKMS build). Values
+# host() needs from the guest travel as files in KTPROF_TEST_OUT (note, noted); the kernel
 # and the CPU count are noted for every test (kernel_release,
 # kernel_version, guest_cpus).
 set -u
