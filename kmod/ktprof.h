@@ -45,6 +45,7 @@ struct ktp_config {
 	unsigned int nr_counters;
 	struct ktp_event_spec counters[KTP_MAX_COUNTERS];
 	bool sample_defer;	/* test knob: stage like NMI samples */
+	bool stack_check;	/* test knob: walk cached stacks too */
 	bool sample_irqs_on;	/* test knob: see ktp_overflow() */
 	/* Sample filter: keep samples of these tgids or this comm (any set). */
 	unsigned int nr_sample_pids;
@@ -309,5 +310,6 @@ extern char *ktp_param_counters;
 extern char *ktp_param_stacks;
 extern bool ktp_param_sample_defer;
 extern bool ktp_param_sample_irqs_on;
+extern bool ktp_param_stack_check;
 
 #endif /* KTPROF_H */

@@ -61,6 +61,11 @@ module_param_named(sample_irqs_on, ktp_param_sample_irqs_on, bool, 0444);
 MODULE_PARM_DESC(sample_irqs_on,
 		 "test: enter task-context samples' handler with IRQs on, as older kernels do (default 0)");
 
+bool ktp_param_stack_check;
+module_param_named(stack_check, ktp_param_stack_check, bool, 0444);
+MODULE_PARM_DESC(stack_check,
+		 "test: unwind every stack taken without unwinding too, and count differences as stack_mismatch (default 0)");
+
 bool ktp_param_overwrite;
 module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite,

@@ -17,6 +17,9 @@
  * record was dropped is taken again next time. Overwrite mode can lose an
  * old STACK record: a hit re-writes it, with the same id, once the
  * sub-buffers written since could have overwritten it.
+ *
+ * A kernel stack whose words hold what an earlier walk on this CPU read is
+ * taken from that walk, without unwinding (chain.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +30,7 @@
 #include <linux/vmalloc.h>
 #include <asm/unwind.h>
 
+#include "chain.h"
 #include "compat.h"
 #include "ktprof.h"
 #include "sample.h"
@@ -47,6 +51,7 @@ struct ktp_stacks_cpu {
 	u32 clock;
 	struct ktp_stack_slot slots[KTP_STACK_SLOTS];
 	u64 ips[2 * KTP_MAX_FRAMES + 1];	/* and the tgid, for the hash */
+	struct ktp_chains chains;
 };
 
 static DEFINE_PER_CPU(struct ktp_stacks_cpu *, ktp_stacks_cpus);
@@ -54,18 +59,27 @@ static siphash_key_t ktp_stacks_key;
 /* The session's KTP_STACKS_* while its tables exist, else 0. */
 u32 ktp_stacks_on;
 
-/* Frames of this task's kernel stack from the probe's caller up. */
-static unsigned int ktp_stack_kernel(u64 *ips, bool *truncated)
+/*
+ * Frames of this task's kernel stack from the probe's caller up, by the
+ * unwinder; the walk is one to keep when @start is not 0 and it allows.
+ * Inlined: the walk starts in the caller's frame, where kept walks are
+ * checked from.
+ */
+static __always_inline unsigned int ktp_stack_walk(struct ktp_stacks_cpu *sc,
+						   unsigned long start,
+						   bool *truncated)
 {
 	struct unwind_state state;
 	unsigned int n = 0;
 
+	ktp_chain_begin(&sc->chains, start);
 	for (unwind_start(&state, current, NULL, NULL); !unwind_done(&state);
 	     unwind_next_frame(&state)) {
 		unsigned long addr = unwind_get_return_address(&state);
 
 		if (!addr)
 			break;
+		ktp_chain_frame(&sc->chains, &state, addr);
 		/* The probe's own frames tell nothing. */
 		if (!n && within_module(addr, THIS_MODULE))
 			continue;
@@ -73,33 +87,75 @@ static unsigned int ktp_stack_kernel(u64 *ips, bool *truncated)
 			*truncated = true;
 			break;
 		}
-		ips[n++] = addr;
+		sc->ips[n++] = addr;
 	}
+	ktp_chain_end(&sc->chains, &state, *truncated ? U32_MAX : n);
 	return n;
 }
 
 /*
- * The id of the stack in @sc->ips (@nk kernel then @nu user frames):
- * found in the table, or entered with a STACK record written first. 0 when
- * that record could not be reserved.
+ * This task's kernel stack into @sc->ips: from a kept walk whose words it
+ * holds (*@hash the frames' hash), else walked (*@hash 0). With the
+ * stack_check knob a kept walk's stack is walked too, and the kept walk
+ * counted and forgotten when the two differ. Walks start in this frame,
+ * at the same place for the same path here.
  */
-static u32 ktp_stack_intern(struct ktp_stacks_cpu *sc, unsigned int nk,
-			    unsigned int nu, u8 flags)
+static noinline unsigned int ktp_stack_kernel(struct ktp_stacks_cpu *sc,
+					      u64 *hash, bool *truncated)
 {
-	unsigned int n = nk + nu, i;
-	struct ktp_stack_slot *slot = NULL, *victim = NULL;
-	struct ktp_stack *r;
-	struct ktp_wr w;
-	u64 hash, subbufs;
-	u32 id;
+	unsigned long start;
+	struct ktp_chain *c;
+	unsigned int n;
 
+	start = ktp_chain_start((unsigned long)__builtin_frame_address(0));
+	*hash = 0;
+	sc->chains.keep = false;
+	c = start ? ktp_chain_find(&sc->chains, start) : NULL;
+	if (!c)
+		return ktp_stack_walk(sc, start, truncated);
+	if (ktp_session.cfg.stack_check) {
+		n = ktp_stack_walk(sc, 0, truncated);
+		if (n != c->nr_ips ||
+		    memcmp(sc->ips, c->ips, n * sizeof(u64))) {
+			this_cpu_inc(ktp_cpus.stats[KTP_STAT_STACK_MISMATCH]);
+			ktp_chain_forget(&sc->chains, c);
+			return n;
+		}
+	}
+	this_cpu_inc(ktp_cpus.stats[KTP_STAT_STACK_CACHED]);
+	memcpy(sc->ips, c->ips, c->nr_ips * sizeof(u64));
+	*hash = c->hash;
+	return c->nr_ips;
+}
+
+/* The intern hash of @n frames in @sc->ips, @nu of them user frames. */
+static u64 ktp_stack_hash(struct ktp_stacks_cpu *sc, unsigned int n,
+			  unsigned int nu)
+{
 	/*
 	 * User addresses mean something in one process only: a stack with
 	 * user frames is its process's (the tgid joins the hash), and the
 	 * tools read them with the pid of the switch that names it.
 	 */
 	sc->ips[n] = current->tgid;
-	hash = siphash(sc->ips, (n + !!nu) * sizeof(u64), &ktp_stacks_key);
+	return siphash(sc->ips, (n + !!nu) * sizeof(u64), &ktp_stacks_key);
+}
+
+/*
+ * The id of the stack in @sc->ips (@nk kernel then @nu user frames, @hash
+ * theirs): found in the table, or entered with a STACK record written
+ * first. 0 when that record could not be reserved.
+ */
+static u32 ktp_stack_intern(struct ktp_stacks_cpu *sc, unsigned int nk,
+			    unsigned int nu, u64 hash, u8 flags)
+{
+	unsigned int n = nk + nu, i;
+	struct ktp_stack_slot *slot = NULL, *victim = NULL;
+	struct ktp_stack *r;
+	struct ktp_wr w;
+	u64 subbufs;
+	u32 id;
+
 	subbufs = this_cpu_read(ktp_cpus.stats[KTP_STAT_SUBBUFS]);
 	sc->clock++;
 	/*
@@ -187,6 +243,7 @@ u32 ktp_stack_here(void)
 	unsigned int nk, nu = 0;
 	bool ktrunc = false, utrunc = false;
 	unsigned long flags;
+	u64 khash;
 	u32 id = 0;
 
 	/* A waking outside the run-queue lock may have IRQs on. */
@@ -195,7 +252,10 @@ u32 ktp_stack_here(void)
 	if (!sc || !this_cpu_read(ktp_cpus.active) ||
 	    this_cpu_read(ktp_cpus.in_write) || this_cpu_read(ktp_cpus.closing))
 		goto out;
-	nk = ktp_stack_kernel(sc->ips, &ktrunc);
+	nk = ktp_stack_kernel(sc, &khash, &ktrunc);
+	/* A walk to keep goes with its kernel frames' hash. */
+	if (!khash && sc->chains.keep)
+		khash = ktp_stack_hash(sc, nk, 0);
 	if ((READ_ONCE(ktp_stacks_on) & KTP_STACKS_USER) && in_task()) {
 		nu = ktp_stack_user(sc->ips + nk, &utrunc);
 		ktp_stack_maps(sc->ips + nk, nu);
@@ -203,8 +263,13 @@ u32 ktp_stack_here(void)
 	if (!nk && !nu)
 		goto out;
 	id = ktp_stack_intern(sc, nk, nu,
+			      nu || !khash ? ktp_stack_hash(sc, nk + nu, nu) :
+					     khash,
 			      (ktrunc ? KTP_STACK_KTRUNC : 0) |
 			      (utrunc ? KTP_STACK_UTRUNC : 0));
+	/* Kept only once its STACK record is written. */
+	if (id)
+		ktp_chain_keep(&sc->chains, sc->ips, khash);
 out:
 	local_irq_restore(flags);
 	return id;

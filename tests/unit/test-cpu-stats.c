@@ -95,7 +95,9 @@ UNIT_TEST(netlink_attributes_keep_their_numbers)
 	CHECK_EQ(KTP_CA_THROTTLED, 11);
 	CHECK_EQ(KTP_CA_UNRESOLVED, 12);
 	CHECK_EQ(KTP_CA_FILES_DEFERRED, 13);
-	CHECK_EQ(KTP_CA_MAX, 13);
+	CHECK_EQ(KTP_CA_STACK_CACHED, 14);
+	CHECK_EQ(KTP_CA_STACK_MISMATCH, 15);
+	CHECK_EQ(KTP_CA_MAX, 15);
 }
 
 /*
@@ -141,6 +143,7 @@ UNIT_TEST(capture_fields_keep_their_numbers)
 		{ "subbufs", 5 }, { "nested", 6 }, { "overwritten", 7 },
 		{ "samples", 8 }, { "throttled", 9 }, { "dropped", 10 },
 		{ "bytes_read", 11 }, { "unresolved", 12 }, { "files_deferred", 13 },
+		{ "stack_cached", 14 }, { "stack_mismatch", 15 },
 	};
 	const ProtobufCMessageDescriptor *d = &ktprof__cpu_stats__descriptor;
 	size_t i;

@@ -54,6 +54,10 @@ host() {
 	grep -q '^lost records      0$' <("$KTPROF" info "$out/cap.ktp") || fail "ktprof lost records"
 	grep -q '^  stacks          offcpu,waker,user$' <("$KTPROF" info "$out/cap.ktp") ||
 		fail "info does not say the stacks: $("$KTPROF" info "$out/cap.ktp")"
+	# Most stacks came from kept walks (kmod/chain.c), not the unwinder:
+	# what follows checks those too, against perf's own callchains.
+	grep -Eq '^kept stack walks  [1-9][0-9]* ' <("$KTPROF" info "$out/cap.ktp") ||
+		fail "no stack was taken from a kept walk"
 	"$KTPROF" report --json --offcpu --states --comm blockers "$out/cap.ktp" >"$out/report.json" ||
 		fail "report --json failed"
 	"$KTPROF" report --offcpu --comm blockers "$out/cap.ktp" >"$out/report.txt" ||

@@ -128,6 +128,27 @@ static void print_drops(const struct cpu_stats *cs)
 		       cs->unresolved, cs->files_deferred);
 }
 
+/*
+ * Kernel stacks (-S offcpu, waker) the module took from a kept walk rather
+ * than unwinding, and, with its stack_check knob, those a walk contradicted.
+ */
+static void print_stack_cache(const struct cpu_stats *st, int nst)
+{
+	uint64_t cached = 0, mismatch = 0;
+	int i;
+
+	for (i = 0; i < nst; i++) {
+		cached += st[i].stack_cached;
+		mismatch += st[i].stack_mismatch;
+	}
+	if (cached || mismatch)
+		printf("kept stack walks  %" PRIu64 " kernel stacks taken from one, not unwound\n",
+		       cached);
+	if (mismatch)
+		printf("stack_check       %" PRIu64 " of them differed from the unwinder's (a module defect)\n",
+		       mismatch);
+}
+
 /* Module counters, and what the streams decode to (the model's pass), per CPU. */
 static int print_counts(struct model *m, struct capture_reader *r, struct error *err)
 {
@@ -166,6 +187,7 @@ static int print_counts(struct model *m, struct capture_reader *r, struct error 
 		printf("  (no module statistics in this capture: counts are what the streams decode to)\n");
 	printf("lost records      %" PRIu64 "%s\n", total_lost,
 	       total_lost ? " (increase the buffer size, or read faster)" : "");
+	print_stack_cache(st, nst);
 	free(st);
 	return ret;
 }

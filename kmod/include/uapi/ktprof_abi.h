@@ -476,7 +476,9 @@ enum ktp_genl_attr {
 	X(SAMPLES,        10, samples,        "samples taken")					\
 	X(THROTTLED,      11, throttled,      "times the kernel throttled a sample source")	\
 	X(UNRESOLVED,     12, unresolved,     "samples whose user mappings were not read")	\
-	X(FILES_DEFERRED, 13, files_deferred, "files with no FILE record: queue full, unread")
+	X(FILES_DEFERRED, 13, files_deferred, "files with no FILE record: queue full, unread")	\
+	X(STACK_CACHED,   14, stack_cached,   "stacks taken from a walk of the same stack words")	\
+	X(STACK_MISMATCH, 15, stack_mismatch, "stack_check knob: taken stacks a walk gave otherwise")
 
 /* Attributes inside KTP_A_CPU_STATS. */
 #define KTP_CA_COUNTER(NAME, NR, ...) KTP_CA_##NAME = NR,
