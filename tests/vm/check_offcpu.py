@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check `ktprof report --offcpu` on a capture of tests/workloads/blockers.
 
-usage: check_offcpu.py KERNEL_VERSION THREADS REPORT_JSON FOLDED [PERF_SCRIPT KALLSYMS]
+usage: check_offcpu.py KERNEL_VERSION THREADS REPORT_JSON FOLDED [TIMEHIST KALLSYMS]
 
 KERNEL_VERSION is lib.sh's kernel_version (601, 612, 703); THREADS the
 workload's "NAME TID" lines; REPORT_JSON `report --json --offcpu --states`;
 FOLDED `report --offcpu --folded`, both of the workload's process;
-PERF_SCRIPT `perf script -F tid,event,trace,ip` of `perf record -e
-sched:sched_switch -g` on the same run, KALLSYMS the guest's /proc/kallsyms.
+TIMEHIST `perf sched timehist -g --state --max-stack 127` of `perf record
+-e sched:sched_switch -g` (perf sched record -g's switch event) on the
+same run, KALLSYMS the guest's /proc/kallsyms.
 """
-import bisect
 import collections
 import re
 import sys
@@ -27,54 +27,46 @@ class Kallsyms:
             if len(w) >= 3 and w[1] in ("t", "T", "w", "W"):
                 syms.append((int(w[0], 16), w[2]))
         syms.sort()
-        self.addrs = [a for a, _ in syms]
-        self.names = [n for _, n in syms]
         by = dict((n, a) for a, n in syms)
         self.ranges = [(by["__sched_text_start"], by["__sched_text_end"]),
                        (by["__lock_text_start"], by["__lock_text_end"])]
 
-    def name(self, addr):
-        i = bisect.bisect_right(self.addrs, addr) - 1
-        return self.names[i] if i >= 0 else "0x%x" % addr
+        self.sched = set(n for a, n in syms
+                         if any(lo <= a < hi for lo, hi in self.ranges))
 
-    def blocking(self, frames):
+    def skipped(self, name):
+        """Whether the rule passes over the function @name (perf prints names)."""
+        return name in self.sched or \
+            name.startswith(("__traceiter_", "__probestub_", "perf_trace_"))
+
+    def blocking(self, names):
         """The kernel's wchan rule, as docs/report.md states it for ktprof."""
-        for addr in frames:
-            if any(lo <= addr < hi for lo, hi in self.ranges):
-                continue
-            name = self.name(addr)
-            if name.startswith(("__traceiter_", "__probestub_", "perf_trace_")):
-                continue
-            return name
+        for name in names:
+            if name != "[unknown]" and not self.skipped(name):
+                return name
         return "[scheduler]"
 
 
-def perf_blocking(script, ksyms, tids):
-    """Per thread of @tids: its sleeps' blocking functions by count, from perf."""
-    by = collections.defaultdict(collections.Counter)
-    event, frames = None, []
+# time, [cpu], comm[tid/pid], wait, sch delay, run time, state, callchain
+TIMEHIST = re.compile(r"^\s*[\d.]+\s+\[\d+\]\s+.*\[(\d+)(?:/\d+)?\]"
+                      r"\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\S+)\s+(.*)$")
 
-    def flush():
-        if event and frames:
-            by[event[0]][ksyms.blocking(frames)] += 1
 
-    for line in open(script):
-        if not line.strip():
-            flush()
-            event, frames = None, []
+def perf_blocking(timehist, ksyms, tids):
+    """Per thread of @tids: its sleeps' blocking functions by count, by the
+    rule over perf's callchains, and by perf's own first frame."""
+    rule = collections.defaultdict(collections.Counter)
+    own = collections.defaultdict(collections.Counter)
+    for line in open(timehist):
+        m = TIMEHIST.match(line)
+        if not m or int(m.group(1)) not in tids or m.group(2) not in ("S", "D"):
             continue
-        m = re.search(r"sched:sched_switch: .*prev_pid=(\d+) .*prev_state=([A-Z]+)", line)
-        if m:
-            flush()
-            pid, state = int(m.group(1)), m.group(2)
-            event = (pid,) if pid in tids and state in ("S", "D") else None
-            frames = []
-        elif event and re.match(r"^\s+[0-9a-f]+\s*$", line):
-            addr = int(line.split()[0], 16)
-            if addr >= 1 << 63:     # kernel frames only
-                frames.append(addr)
-    flush()
-    return by
+        # perf skips schedule and __schedule itself, not the tracepoint's.
+        names = [n for n in m.group(3).split(" <- ")
+                 if not n.startswith("__traceiter_")]
+        rule[int(m.group(1))][ksyms.blocking(names)] += 1
+        own[int(m.group(1))][names[0] if names else "[none]"] += 1
+    return rule, own
 
 
 def expected(version):
@@ -168,17 +160,25 @@ def main():
     else:
         print("ktp-piperd user stack: %s" % top[0]["uframes"][:3])
 
-    # perf on the same run: each thread's most frequent blocking
-    # function, by the same rule over perf's callchains.
+    # perf sched timehist -g on the same run: each thread's most frequent
+    # blocking function, by the same rule over perf's callchains; perf's
+    # own first frame (it passes over schedule and __schedule only) is
+    # that function or one the rule passes over.
     if len(sys.argv) > 6:
-        perf = perf_blocking(sys.argv[5], Kallsyms(sys.argv[6]), set(tids.values()))
+        ksyms = Kallsyms(sys.argv[6])
+        perf, perf_own = perf_blocking(sys.argv[5], ksyms, set(tids.values()))
         for name, (state, _) in sorted(want.items()):
             tid = tids.get(name)
             ours = by[(tid, state)].most_common(1)
             theirs = perf[tid].most_common(1)
-            print("%-12s ktprof %s, perf %s" % (name, ours, theirs))
+            first = perf_own[tid].most_common(1)
+            print("%-12s ktprof %s, perf %s (timehist's first frame %s)" %
+                  (name, ours, theirs, first))
             if not ours or not theirs or ours[0][0] != theirs[0][0]:
                 fail("%s: ktprof blocks most often in %s, perf in %s" % (name, ours, theirs))
+            elif not first or (first[0][0] != ours[0][0] and not ksyms.skipped(first[0][0])):
+                fail("%s: timehist names %s first, neither %s nor a scheduler function" %
+                     (name, first, ours[0][0]))
 
     # Folded: the reader's lines are its stacks, weighing its off-CPU time.
     weight = 0

@@ -10,10 +10,11 @@
 # reader's sleeps join its writer's stack at the waking, in the pipe's
 # write path, and its user stack begins in libc's read(); the folded
 # stacks weigh what the report says; perf's callchains at the same
-# switches (perf record -e sched:sched_switch -g on the same run) give
-# each thread the same most frequent blocking function (the same rule
-# applied); no stack id is
-# left without its STACK record. The module parameter (stacks=offcpu) does
+# switches (perf record -e sched:sched_switch -g on the same run, read by
+# perf sched timehist -g) give each thread the same most frequent blocking
+# function (the same rule applied), and timehist's own first frame is
+# that function or a scheduler function; no stack id is left without its
+# STACK record. The module parameter (stacks=offcpu) does
 # the same for a shell-only capture.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
@@ -64,10 +65,11 @@ host() {
 		fail "report --offcpu failed"
 	"$KTPROF" report --offcpu --folded --comm blockers "$out/cap.ktp" >"$out/offcpu.folded" ||
 		fail "report --offcpu --folded failed"
-	perf script -i "$out/perf.data" -F tid,event,trace,ip >"$out/perf.txt" 2>/dev/null ||
-		fail "perf script failed"
+	perf sched timehist -g --state --max-stack 127 --kallsyms "$out/kallsyms" \
+		-i "$out/perf.data" >"$out/timehist.txt" 2>"$out/timehist.err" ||
+		fail "perf sched timehist failed: $(cat "$out/timehist.err")"
 	/usr/bin/python3 "$(dirname "$0")/check_offcpu.py" "$major" "$out/threads" \
-		"$out/report.json" "$out/offcpu.folded" "$out/perf.txt" "$out/kallsyms" ||
+		"$out/report.json" "$out/offcpu.folded" "$out/timehist.txt" "$out/kallsyms" ||
 		fail "off-CPU stacks check failed"
 
 	"$KTPROF" report --json --offcpu --comm blockers "$out/raw" >"$out/raw.json" ||
