@@ -95,6 +95,18 @@ run_perf_g() {
 	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
 }
 
+# perf sched record -g as users run it: its own event list (the switch,
+# wakeup_new, migrations, forks and sched_stat_*), a callchain each. Its
+# events per op are not ktprof's: compare ns/op, and perf -g's ns/event.
+run_perf_sched_g() {
+	local t n
+	perf sched record -g -m 64M -o "$tmp/perf.data" -- "${WL[@]}" \
+		>"$out/perf.out" 2>"$out/perf.err" || fail "perf sched record -g: $(cat "$out/perf.err")"
+	t=$(awk '/ns\/handoff/ { print $1 }' "$out/perf.out")
+	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
+	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
+}
+
 # ktprof with the stacks at the switch and the waking (-S offcpu,waker):
 # the module again with stacks=, outside the clock. Its STACK records are
 # bytes, not events: B/event is what a stack adds on average.
@@ -211,7 +223,7 @@ overhead() {
 	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
 	# BENCH_TRACERS picks some (a quick A/B of one module change).
-	tracers=${BENCH_TRACERS:-none ftrace perf perf_g ktprof ktprof_stacks record}
+	tracers=${BENCH_TRACERS:-none ftrace perf perf_g perf_sched_g ktprof ktprof_stacks record}
 	if [ -n "${LTTNG_KO:-}" ] && [ -z "${BENCH_TRACERS:-}" ]; then
 		lttng_start
 		tracers+=" lttng lttng-disk"

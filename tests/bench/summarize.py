@@ -27,6 +27,7 @@ TRACERS = [
     ("ftrace", "ftrace (tracefs)"),
     ("perf", "perf record -a"),
     ("perf_g", "perf record -a -g"),
+    ("perf_sched_g", "perf sched -g (3)"),
     ("ktprof", "ktprof (buffer only)"),
     ("ktprof_stacks", "ktprof -S offcpu,waker"),
     ("record", "ktprof record (1)"),
@@ -192,7 +193,8 @@ def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-COLORS = {"ftrace": "#4c72b0", "perf": "#dd8452", "perf_g": "#b0643a", "ktprof": "#55a868",
+COLORS = {"ftrace": "#4c72b0", "perf": "#dd8452", "perf_g": "#b0643a",
+          "perf_sched_g": "#8c4a2a", "ktprof": "#55a868",
           "ktprof_stacks": "#2f7a45",
           "record": "#8fd19e", "lttng": "#c44e52", "lttng-disk": "#e8a0a2"}
 
@@ -288,6 +290,9 @@ def main():
             if any("lttng" in o["tracers"] for o in run["overhead"].values()):
                 print("(2) LTTng's consumer daemon writing to tmpfs; "
                       "B/event of LTTng: its CTF data streams")
+            if any("perf_sched_g" in o["tracers"] for o in run["overhead"].values()):
+                print("(3) perf sched record -g: its own events (the switch, sched_stat_runtime, "
+                      "forks, migrations; no sched_waking), so compare ns/op")
         if selftest:
             run["selftest_ns_per_record"] = statistics.median(selftest)
             print(f"\n[{label}] ktprof write path alone (selftest records in a loop): "
