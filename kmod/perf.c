@@ -36,7 +36,12 @@ static DEFINE_MUTEX(ktp_perf_lock);
 static struct work_struct ktp_perf_work;
 static enum cpuhp_state ktp_perf_hp;
 static bool ktp_perf_hp_set;
-static bool ktp_sampling;		/* this session has sources or counters */
+/*
+ * This session has sources or counters, or takes user stacks at switches
+ * and wakings: those name their mappings with the sampler's per-CPU state
+ * (MAP and FILE records) even without a source.
+ */
+static bool ktp_sampling;
 static bool ktp_quiesced;		/* its events are gone (a stop), ktp_lock */
 unsigned int ktp_nr_counters;	/* read by the switch probe */
 
@@ -287,7 +292,8 @@ int ktp_sample_start(char *err, size_t errlen)
 
 	ktp_nr_counters = 0;
 	ktp_quiesced = false;
-	ktp_sampling = cfg->nr_samples || cfg->nr_counters;
+	ktp_sampling = cfg->nr_samples || cfg->nr_counters ||
+		       (cfg->stacks & KTP_STACKS_USER);
 	if (!ktp_sampling)
 		return 0;
 	/* Before anything can fail: the undo path cancels it. */

@@ -218,8 +218,8 @@ static unsigned int ktp_stack_user(u64 *ips, bool *truncated)
 /*
  * The mappings of user frames, as the sampler writes them (MAP records,
  * and FILE records from process context), with its IRQ context's cache:
- * IRQs are off here as there. Without sampling (samples=none) there is
- * no such state, and user frames stay addresses.
+ * IRQs are off here as there. A session with user stacks has the
+ * sampler's state without sources too (ktp_sample_start()).
  */
 static void ktp_stack_maps(const u64 *ips, unsigned int n)
 {

@@ -4,6 +4,7 @@
  * (KTP_IRQ_VECTOR_BASE + vector), named by the IRQ_NAME records of
  * tests/report/vectors.scn or not at all.
  */
+#include <stdio.h>
 #include <unistd.h>
 
 #include "model/model.h"
@@ -86,3 +87,27 @@ UNIT_TEST(irq_label_cut_to_the_buffer)
 }
 
 UNIT_MAIN()
+
+/* -S ...,user, as the metadata's stacks list spells it: one name of the list. */
+UNIT_TEST(user_stacks_from_the_stacks_list)
+{
+	static const struct {
+		const char *stacks;
+		int user;
+	} cases[] = {
+		{ "offcpu,user", 1 }, { "user", 1 }, { "offcpu,waker,user", 1 },
+		{ "user,offcpu", 1 }, { "offcpu,waker", 0 }, { "", 0 },
+		{ "offcpu,users", 0 }, { "xuser,offcpu", 0 }, { "none", 0 },
+	};
+	static struct model m;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		m.have_meta = 1;
+		snprintf(m.meta.stacks, sizeof(m.meta.stacks), "%s", cases[i].stacks);
+		CHECK_EQ(model_user_stacks(&m), cases[i].user);
+	}
+	m.have_meta = 0;
+	snprintf(m.meta.stacks, sizeof(m.meta.stacks), "user");
+	CHECK_EQ(model_user_stacks(&m), 0);
+}

@@ -38,6 +38,12 @@ guest() {
 	# perf's addresses are the guest kernel's: named with its kallsyms.
 	cat /proc/kallsyms >"$out/kallsyms"
 
+	# User stacks without CPU sampling: their mappings still named.
+	say "user stacks, no samples"
+	"$KTPROF" record -q -S none,offcpu,user --load "$KTPROF_KO" -o "$out/nosamples.ktp" -- \
+		"$WORKLOADS/blockers" -n 10 -s 1000 >"$out/nosamples.threads" 2>"$out/nosamples.err" ||
+		fail "record -S none,offcpu,user failed: $(cat "$out/nosamples.err")"
+
 	say "module parameter, shell-only capture"
 	load_module stacks=offcpu samples=none
 	ctl start
@@ -71,6 +77,20 @@ host() {
 	/usr/bin/python3 "$(dirname "$0")/check_offcpu.py" "$major" "$out/threads" \
 		"$out/report.json" "$out/offcpu.folded" "$out/timehist.txt" "$out/kallsyms" ||
 		fail "off-CPU stacks check failed"
+
+	"$KTPROF" report --json --offcpu --comm blockers "$out/nosamples.ktp" >"$out/nosamples.json" ||
+		fail "report of the capture without samples failed"
+	/usr/bin/python3 - "$out/nosamples.json" "$out/nosamples.threads" <<'PY' ||
+import json, sys
+o = json.load(open(sys.argv[1]))["offcpu"]
+reader = [int(l.split()[1]) for l in open(sys.argv[2]) if l.startswith("ktp-piperd ")][0]
+# Its sleeps in the pipe: their user stacks begin in libc's read().
+pipe = [s["uframes"] for s in o["stacks"] if s["thread"]["pid"] == reader and
+        s["function"] in ("pipe_read", "anon_pipe_read")]
+print("no samples: ktp-piperd's user stacks in the pipe %s" % [u[:2] for u in pipe[:3]])
+sys.exit(0 if pipe and all(u and u[0] == "read" for u in pipe) else 1)
+PY
+		fail "without samples, the pipe reader's user stack does not begin in read()"
 
 	"$KTPROF" report --json --offcpu --comm blockers "$out/raw" >"$out/raw.json" ||
 		fail "report of the shell-only capture failed"

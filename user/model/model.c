@@ -328,10 +328,23 @@ static int take_files(struct model *m, struct error *err)
 	return ret;
 }
 
+int model_user_stacks(const struct model *m)
+{
+	const char *s = m->have_meta ? m->meta.stacks : "";
+	size_t n = strlen("user");
+
+	for (; (s = strstr(s, "user")) != NULL; s += n)
+		if ((s == m->meta.stacks || s[-1] == ',') && (!s[n] || s[n] == ','))
+			return 1;
+	return 0;
+}
+
+/* User frames, from samples or stacks, need the FILE records of their binaries. */
 static int make_symbolizer(struct model *m, struct error *err)
 {
 	if (m->cfg.symbols == MODEL_SYMBOLS_SAMPLED)
-		m->cfg.symbols = model_sampled(m) ? MODEL_SYMBOLS_ALL : MODEL_SYMBOLS_KERNEL;
+		m->cfg.symbols = model_sampled(m) || model_user_stacks(m) ?
+			MODEL_SYMBOLS_ALL : MODEL_SYMBOLS_KERNEL;
 	if (m->cfg.symbols == MODEL_SYMBOLS_NONE)
 		return 0;
 	m->sym = symbolizer_for_kernel(m->in, m->cfg.symfs, err);

@@ -36,7 +36,7 @@ enum model_symbols {
 	MODEL_SYMBOLS_NONE,	/* no symbolizer */
 	MODEL_SYMBOLS_KERNEL,	/* kernel addresses (kallsyms) */
 	MODEL_SYMBOLS_ALL,	/* and user stacks: MAP and FILE records */
-	MODEL_SYMBOLS_SAMPLED,	/* ALL when the session sampled, else KERNEL */
+	MODEL_SYMBOLS_SAMPLED,	/* ALL when the session has user frames, else KERNEL */
 };
 
 struct model_config {
@@ -153,6 +153,9 @@ static inline int model_sampled(const struct model *m)
 {
 	return m->have_meta && m->meta.samples[0] && strcmp(m->meta.samples, "none");
 }
+
+/* Whether it took user stacks at switches and wakings (-S ...,user). */
+int model_user_stacks(const struct model *m);
 
 /* Whether @ts is in the window [from, to). */
 static inline int model_in_window(const struct model *m, uint64_t ts)

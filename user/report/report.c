@@ -11,7 +11,10 @@
 
 static int open_model(struct report *r, const char *path, struct error *err)
 {
-	/* A profile's samples need every FILE record first; the rest only kallsyms. */
+	/*
+	 * User frames (samples, -S user stacks) need every FILE record first;
+	 * the rest only kallsyms.
+	 */
 	struct model_config mc = {
 		.filter = r->cfg.filter, .sched = 1, .symfs = r->cfg.symfs, .tolerant = 1,
 		.symbols = r->cfg.profile > 0 ? MODEL_SYMBOLS_ALL :
