@@ -19,6 +19,9 @@ Trace only:
   slices tid=T COUNT        TrackEvent slices begun on thread T's track
   slices track=NAME COUNT   ... on the other tracks, by name
   frames_with FUNCTION      callstacks holding a frame of FUNCTION: COUNT
+  slice_frames_with FUNCTION
+                            slices (off-CPU sleeps, wakings) whose inline
+                            callstack holds a frame of FUNCTION: COUNT
 """
 import collections, gzip, importlib, json, os, subprocess, sys, tempfile
 
@@ -87,6 +90,9 @@ def trace_facts(path, proto):
             te = pkt.track_event
             if te.type == te.TYPE_SLICE_BEGIN:
                 facts["slices %s" % track_names.get(te.track_uuid, "track=?")] += 1
+            if te.HasField("callstack"):
+                for f in set(fr.function_name for fr in te.callstack.frames):
+                    facts["slice_frames_with %s" % f] += 1
         if pkt.HasField("perf_sample"):
             s = pkt.perf_sample
             facts["samples pid=%d" % s.pid] += 1

@@ -91,6 +91,14 @@ print("no samples: ktp-piperd's user stacks in the pipe %s" % [u[:2] for u in pi
 sys.exit(0 if pipe and all(u and u[0] == "read" for u in pipe) else 1)
 PY
 		fail "without samples, the pipe reader's user stack does not begin in read()"
+	# And convert's sleep slices name them: the writer sleeps in
+	# clock_nanosleep() called from the workload's pipe_writer().
+	"$KTPROF" convert --view threads -o "$out/nosamples.pftrace" "$out/nosamples.ktp" 2>/dev/null ||
+		fail "convert of the capture without samples failed"
+	/usr/bin/python3 "$KTPROF_TOP/tests/lib/trace_facts.py" trace "$out/nosamples.pftrace" \
+		>"$out/nosamples.facts" || fail "trace_facts failed"
+	grep -q '^slice_frames_with pipe_writer [1-9]' "$out/nosamples.facts" ||
+		fail "without samples, convert's off-CPU stacks do not name pipe_writer()"
 
 	"$KTPROF" report --json --offcpu --comm blockers "$out/raw" >"$out/raw.json" ||
 		fail "report of the shell-only capture failed"

@@ -152,8 +152,13 @@ static struct model *open_model(const struct convert_opts *a)
 {
 	struct model_config mc = {
 		.filter = a->filter, .sched = 1, .symfs = a->symfs, .session_cpus = 1,
-		/* Samples need the FILE records first; the other views only kallsyms. */
-		.symbols = a->opt.view_samples ? MODEL_SYMBOLS_ALL : MODEL_SYMBOLS_KERNEL,
+		/*
+		 * Samples need the FILE records first, and so do the threads
+		 * view's off-CPU stacks when they have user frames (-S user);
+		 * the CPU view only kallsyms.
+		 */
+		.symbols = a->opt.view_samples ? MODEL_SYMBOLS_ALL :
+			a->opt.view_threads ? MODEL_SYMBOLS_SAMPLED : MODEL_SYMBOLS_KERNEL,
 	};
 	struct error err = { 0 };
 	struct model *m = model_open(a->in, &mc, &err);
