@@ -202,6 +202,8 @@ static inline u8 ktp_prio(int prio)
 
 /* session.c */
 int ktp_config_from_params(struct ktp_config *cfg);
+int ktp_parse_bits(const char *s, const char *(*name)(unsigned int bit),
+		   const char *word, u32 word_bits, u32 *bits);
 int ktp_parse_events(const char *s, u32 *events);
 int ktp_check_geometry(u32 subbuf_size, u32 n_subbufs);
 int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,

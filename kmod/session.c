@@ -63,7 +63,12 @@ const char *ktp_session_state_name(enum ktp_session_state state)
 	return "?";
 }
 
-int ktp_parse_events(const char *s, u32 *events)
+/*
+ * A comma list of the names @name gives bits (and @word for @word_bits)
+ * as a mask; empty names are skipped. -EINVAL for a name it does not know.
+ */
+int ktp_parse_bits(const char *s, const char *(*name)(unsigned int bit),
+		   const char *word, u32 word_bits, u32 *bits)
 {
 	char buf[64], *p = buf, *tok;
 	u32 mask = 0;
@@ -75,18 +80,28 @@ int ktp_parse_events(const char *s, u32 *events)
 		tok = strim(tok);
 		if (!*tok)
 			continue;
-		if (!strcmp(tok, "all")) {
-			mask |= KTP_EV_ALL;
+		if (!strcmp(tok, word)) {
+			mask |= word_bits;
 			continue;
 		}
-		for (bit = 0; ktp_event_group_name(bit); bit++)
-			if (!strcmp(tok, ktp_event_group_name(bit)))
+		for (bit = 0; name(bit); bit++)
+			if (!strcmp(tok, name(bit)))
 				break;
-		if (!ktp_event_group_name(bit))
+		if (!name(bit))
 			return -EINVAL;
 		mask |= 1U << bit;
 	}
-	if (!mask)
+	*bits = mask;
+	return 0;
+}
+
+/* "sched,irq,..." or "all": event groups, at least one. */
+int ktp_parse_events(const char *s, u32 *events)
+{
+	u32 mask;
+
+	if (ktp_parse_bits(s, ktp_event_group_name, "all", KTP_EV_ALL, &mask) ||
+	    !mask)
 		return -EINVAL;
 	*events = mask;
 	return 0;

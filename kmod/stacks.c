@@ -337,24 +337,10 @@ const char *ktp_stack_kind_name(unsigned int bit)
  */
 int ktp_parse_stacks(const char *s, u32 *kinds)
 {
-	char buf[64], *p = buf, *tok;
-	unsigned int bit;
-	u32 mask = 0;
+	u32 mask;
 
-	if (strscpy(buf, s, sizeof(buf)) < 0)
-		return -EINVAL;
-	while ((tok = strsep(&p, ",")) != NULL) {
-		tok = strim(tok);
-		if (!*tok || !strcmp(tok, "none"))
-			continue;
-		for (bit = 0; ktp_stack_kind_name(bit); bit++)
-			if (!strcmp(tok, ktp_stack_kind_name(bit)))
-				break;
-		if (!ktp_stack_kind_name(bit))
-			return -EINVAL;
-		mask |= 1U << bit;
-	}
-	if (mask == KTP_STACKS_USER)
+	if (ktp_parse_bits(s, ktp_stack_kind_name, "none", 0, &mask) ||
+	    mask == KTP_STACKS_USER)
 		return -EINVAL;
 	*kinds = mask;
 	return 0;
