@@ -28,14 +28,56 @@
  * addresses, words that give an anchor agreeing, the places going up the
  * stack as the unwinder demands, the user registers where the walk ended.
  * Walks on other stacks (an interrupt's), through interrupt frames, with
- * return addresses the unwinder recovered (ftrace's graph tracer,
- * kretprobes), or ending in a kernel thread's stack are not kept.
+ * return addresses the unwinder recovered (kretprobes), of a task that
+ * ftrace's graph tracer has run in (its return trampoline may be left
+ * unrecovered), or ending in a kernel thread's stack are not kept. The
+ * unwinder's tables and what counts as kernel text are taken to be the
+ * same for the same return addresses: a module unloading could break
+ * that (another at the same address), so it forgets every kept walk.
+ *
+ * Each CPU's walks are used with IRQs off by that CPU only, never in NMI.
  */
+#include <linux/module.h>
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
 #include <asm/ptrace.h>
 
 #include "chain.h"
+
+/* Module unloads: a kept walk from an earlier generation is not used. */
+static atomic_t ktp_chain_gen;
+
+static int ktp_chain_module_event(struct notifier_block *nb,
+				  unsigned long action, void *data)
+{
+	if (action == MODULE_STATE_GOING)
+		atomic_inc(&ktp_chain_gen);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ktp_chain_module_nb = {
+	.notifier_call = ktp_chain_module_event,
+};
+
+int ktp_chain_init(void)
+{
+	return register_module_notifier(&ktp_chain_module_nb);
+}
+
+void ktp_chain_exit(void)
+{
+	unregister_module_notifier(&ktp_chain_module_nb);
+}
+
+/* Whether ftrace's graph tracer has given @t a return stack. */
+static bool ktp_chain_graph_traced(struct task_struct *t)
+{
+#ifdef CONFIG_FUNCTION_GRAPH_TRACER
+	return READ_ONCE(t->ret_stack);
+#else
+	return false;
+#endif
+}
 
 static bool ktp_chain_on_stack(unsigned long base, unsigned long addr)
 {
@@ -50,7 +92,7 @@ static bool ktp_chain_on_stack(unsigned long base, unsigned long addr)
  */
 unsigned long ktp_chain_start(unsigned long frame)
 {
-	if (!in_task() ||
+	if (!in_task() || ktp_chain_graph_traced(current) ||
 	    !ktp_chain_on_stack((unsigned long)task_stack_page(current), frame))
 		return 0;
 	return frame;
@@ -58,7 +100,8 @@ unsigned long ktp_chain_start(unsigned long frame)
 
 void ktp_chain_begin(struct ktp_chains *cs, unsigned long start)
 {
-	cs->keep = start;
+	cs->keep = start != 0;
+	cs->gen = atomic_read(&ktp_chain_gen);
 	cs->base = (unsigned long)task_stack_page(current);
 	cs->last_sp = 0;
 	cs->last_bp = 0;
@@ -112,6 +155,17 @@ static bool ktp_chain_check(struct ktp_chains *cs, unsigned long addr,
 	return true;
 }
 
+/*
+ * Whether anchor @val may follow anchor @prev: the frame-pointer unwinder
+ * wants each frame above the last one's two words; ORC's anchors are
+ * frame pointers of frames further up, above the walk's start.
+ */
+static bool ktp_chain_anchor_ok(unsigned long prev, unsigned long val)
+{
+	return IS_ENABLED(CONFIG_UNWINDER_FRAME_POINTER) ?
+	       val >= prev + 2 * sizeof(long) : val >= prev;
+}
+
 /* A new anchor at @val, whose places begin at @region. */
 static bool ktp_chain_anchor(struct ktp_chains *cs, unsigned long val,
 			     unsigned long region)
@@ -120,6 +174,7 @@ static bool ktp_chain_anchor(struct ktp_chains *cs, unsigned long val,
 
 	if (c->nr_anchors == KTP_CHAIN_ANCHORS ||
 	    !ktp_chain_on_stack(cs->base, val) ||
+	    !ktp_chain_anchor_ok(cs->anchor[c->nr_anchors - 1], val) ||
 	    region < cs->region[c->nr_anchors - 1])
 		return false;
 	cs->anchor[c->nr_anchors] = val;
@@ -132,12 +187,14 @@ static bool ktp_chain_anchor(struct ktp_chains *cs, unsigned long val,
  * The last frame, which ends at @cfa (0: not known): if its rbp points
  * into it, it must be a frame pointer, pinned by the words that hold it.
  */
-static bool ktp_chain_orc_bp(struct ktp_chains *cs, unsigned long cfa)
+static __no_kmsan_checks bool ktp_chain_orc_bp(struct ktp_chains *cs,
+						       unsigned long cfa)
 {
 	unsigned int m = cs->walk.nr_anchors;
 	unsigned long bp = cs->last_bp, a;
 	bool pinned = false;
 
+	/* The first frame's CFA is not the unwinder's to find: anchor 0's. */
 	if (!cs->last_sp || bp < cs->last_sp ||
 	    bp >= (cfa ? cfa : cs->base + THREAD_SIZE))
 		return true;
@@ -184,9 +241,15 @@ static bool ktp_chain_unwound(struct ktp_chains *cs,
 	return ktp_chain_check(cs, frame + sizeof(long), addr);
 }
 
+/*
+ * The frame-pointer unwinder ends at a frame two words below the user
+ * registers by its place alone; other places (a realigned or ftrace
+ * frame) it tells by words a kept walk does not check: not kept.
+ */
 static bool ktp_chain_unwound_all(struct ktp_chains *cs)
 {
-	return true;
+	return cs->anchor[cs->walk.nr_anchors - 1] + 2 * sizeof(long) ==
+	       (unsigned long)task_pt_regs(current);
 }
 #else
 static bool ktp_chain_unwound(struct ktp_chains *cs,
@@ -211,7 +274,10 @@ void ktp_chain_frame(struct ktp_chains *cs, struct unwind_state *state,
 			   ktp_chain_unwound(cs, state, addr);
 }
 
-/* The walk ended at @state, with @nr_ips frames. */
+/*
+ * The walk ended at @state, with @nr_ips frames: at the user registers,
+ * whose ip the unwinder took for no frame (not kernel text).
+ */
 void ktp_chain_end(struct ktp_chains *cs, struct unwind_state *state,
 		   unsigned int nr_ips)
 {
@@ -252,25 +318,32 @@ void ktp_chain_keep(struct ktp_chains *cs, const u64 *ips, u64 hash)
 	if (!cs->keep)
 		return;
 	cs->keep = false;
-	if (cs->nr_kept < KTP_CHAINS)
-		cs->order[cs->nr_kept] = cs->nr_kept, cs->nr_kept++;
+	if (cs->nr_kept < KTP_CHAINS) {
+		cs->order[cs->nr_kept] = cs->nr_kept;
+		cs->nr_kept++;
+	}
 	c = &cs->chains[cs->order[cs->nr_kept - 1]];
 	cs->walk.hash = hash;
+	cs->walk.gen = cs->gen;
 	memcpy(cs->walk.ips, ips, cs->walk.nr_ips * sizeof(u64));
 	*c = cs->walk;
 	ktp_chain_touch(cs, cs->nr_kept - 1);
 }
 
-/* Whether this task's stack holds @c's words, for a walk from @start. */
-static bool ktp_chain_holds(struct ktp_chains *cs, const struct ktp_chain *c,
-			    unsigned long start)
+/*
+ * Whether this task's stack holds @c's words, for a walk from @start. The
+ * anchors found go in the walk's scratch array: a walk is only begun after.
+ */
+static __no_kmsan_checks bool ktp_chain_holds(struct ktp_chains *cs,
+					      const struct ktp_chain *c,
+					      unsigned long start, int gen)
 {
 	unsigned long base = (unsigned long)task_stack_page(current);
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long *anchor = cs->anchor, last = 0;
 	unsigned int k, known = 1;
 
-	if (!c->nr_anchors)
+	if (!c->nr_anchors || c->gen != gen)
 		return false;
 	anchor[0] = start;
 	for (k = 0; k < c->nr_ops; k++) {
@@ -279,7 +352,7 @@ static bool ktp_chain_holds(struct ktp_chains *cs, const struct ktp_chain *c,
 
 		if (op->at >= known)
 			return false;
-		addr = anchor[op->at] + (long)op->where * sizeof(long);
+		addr = anchor[op->at] + op->where * (long)sizeof(long);
 		if (!ktp_chain_on_stack(base, addr))
 			return false;
 		val = READ_ONCE_NOCHECK(*(unsigned long *)addr);
@@ -288,27 +361,32 @@ static bool ktp_chain_holds(struct ktp_chains *cs, const struct ktp_chain *c,
 				return false;
 			last = addr;
 		} else if (op->pin == known) {
-			if (!ktp_chain_on_stack(base, val))
+			if (!ktp_chain_on_stack(base, val) ||
+			    !ktp_chain_anchor_ok(anchor[known - 1], val))
 				return false;
 			anchor[known++] = val;
 		} else if (anchor[op->pin] != val) {
 			return false;
 		}
 	}
+	/* User registers: their ip no frame, as when the walk was made. */
 	return known == c->nr_anchors &&
-	       anchor[c->end_at] + (long)c->end_where * sizeof(long) ==
-	       (unsigned long)regs && user_mode(regs);
+	       anchor[c->end_at] + c->end_where * (long)sizeof(long) ==
+	       (unsigned long)regs && user_mode(regs) &&
+	       regs->ip < TASK_SIZE_MAX;
 }
 
 /* A kept walk from @start whose words this task's stack holds, or NULL. */
 struct ktp_chain *ktp_chain_find(struct ktp_chains *cs, unsigned long start)
 {
+	int gen = atomic_read(&ktp_chain_gen);
 	unsigned int i;
 
+	lockdep_assert_irqs_disabled();
 	for (i = 0; i < cs->nr_kept; i++) {
 		struct ktp_chain *c = &cs->chains[cs->order[i]];
 
-		if (ktp_chain_holds(cs, c, start)) {
+		if (ktp_chain_holds(cs, c, start, gen)) {
 			ktp_chain_touch(cs, i);
 			return c;
 		}

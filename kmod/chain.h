@@ -37,6 +37,7 @@ struct ktp_chain {
 	u8 nr_ips;
 	u8 end_at;		/* the user registers: at @end_where from it */
 	s16 end_where;
+	int gen;		/* module unloads before it was made */
 	u64 hash;		/* of @ips, as ktp_stack_intern() takes it */
 	struct ktp_chain_op op[KTP_CHAIN_OPS];
 	unsigned long word[KTP_CHAIN_OPS];
@@ -47,6 +48,7 @@ struct ktp_chain {
 struct ktp_chains {
 	struct ktp_chain walk;
 	bool keep;		/* the walk can still be kept */
+	int gen;		/* module unloads before it began */
 	unsigned long base;	/* the task's stack */
 	unsigned long last_sp;	/* ORC: the last frame's stack pointer, */
 	unsigned long last_bp;	/* and its rbp */
@@ -58,6 +60,8 @@ struct ktp_chains {
 	struct ktp_chain chains[KTP_CHAINS];
 };
 
+int ktp_chain_init(void);
+void ktp_chain_exit(void);
 unsigned long ktp_chain_start(unsigned long frame);
 void ktp_chain_begin(struct ktp_chains *cs, unsigned long start);
 void ktp_chain_frame(struct ktp_chains *cs, struct unwind_state *state,

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "chain.h"
 #include "compat.h"
 #include "ktprof.h"
 
@@ -94,10 +95,13 @@ static int __init ktp_init(void)
 	ret = ktp_files_init();
 	if (ret)
 		goto out_cfg;
+	ret = ktp_chain_init();
+	if (ret)
+		goto out_files;
 	ret = ktp_control_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/debug/ktprof: %d\n", ret);
-		goto out_files;
+		goto out_chain;
 	}
 	ret = ktp_hotplug_init();
 	if (ret) {
@@ -127,6 +131,8 @@ out_hotplug:
 	ktp_hotplug_exit();
 out_control:
 	ktp_control_exit();
+out_chain:
+	ktp_chain_exit();
 out_files:
 	ktp_files_exit();
 out_cfg:
@@ -142,6 +148,7 @@ static void __exit ktp_exit(void)
 	ktp_session_teardown();
 	ktp_hotplug_exit();
 	ktp_control_exit();
+	ktp_chain_exit();
 	/* Last: waits for FILE reads still blocked on a file system. */
 	ktp_files_exit();
 }

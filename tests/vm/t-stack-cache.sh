@@ -10,7 +10,10 @@
 # (two per handoff: the sleeper's and the waker's) must be taken so. This
 # kernel's unwinder (ORC on Debian's kernels, whose syscalls move the stack
 # by a random offset; frame pointers on the debug kernel) is the one
-# checked. The counters reach a capture: `ktprof info` says them.
+# checked. Under ftrace's graph tracer (on schedule(), which every sleep
+# passes through: its return address becomes the tracer's trampoline) no
+# stack may differ either. The counters reach a capture: `ktprof info`
+# says them.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 handoffs=$(scaled 3000 1000)
@@ -32,10 +35,24 @@ checked() {	# NAME WORKLOAD...
 	note "$name" "$(stat_sum stack_cached "$out/$name.stats") $(stat_sum stack_mismatch "$out/$name.stats")"
 }
 
+# The futex handoff again with function_graph tracing schedule().
+graph_traced() {
+	local t=/sys/kernel/tracing
+	grep -qw function_graph "$t/available_tracers" || fail "no function_graph tracer"
+	echo schedule >"$t/set_graph_function" || fail "cannot graph-trace schedule"
+	echo function_graph >"$t/current_tracer" || fail "cannot start function_graph"
+	checked graph "$WORKLOADS/handoff" -m futex -n "$(scaled 300 100)"
+	grep -c . "$t/trace" >"$out/graph.lines"
+	echo nop >"$t/current_tracer"
+	echo >"$t/set_graph_function"
+	say "graph tracer: $(cat "$out/graph.lines") lines of trace"
+}
+
 guest() {
 	checked blockers "$WORKLOADS/blockers" -n "$(scaled 40 15)" -s 1000 -f "$out/fsync.dat"
 	checked sched-mix "$WORKLOADS/sched-mix" -r "$(scaled 1000 300)" -t 200
 	checked handoff "$WORKLOADS/handoff" -m futex -n "$handoffs"
+	graph_traced
 	# A capture: its counters as the recorder keeps them.
 	"$KTPROF" record -q -S offcpu,waker --load "$KTPROF_KO" -o "$out/cap.ktp" -- \
 		"$WORKLOADS/handoff" -m futex -n 200 >/dev/null 2>"$out/record.err" ||
@@ -44,11 +61,12 @@ guest() {
 
 host() {
 	local name cached mismatch
-	for name in blockers sched-mix handoff; do
+	for name in blockers sched-mix handoff graph; do
 		read -r cached mismatch <<<"$(noted "$name")"
 		[ "$mismatch" = 0 ] || fail "$name: $mismatch stacks taken from a kept walk differed from the unwinder's"
-		[ "$cached" -gt 0 ] || fail "$name: no stack was taken from a kept walk"
+		[ "$name" = graph ] || [ "$cached" -gt 0 ] || fail "$name: no stack was taken from a kept walk"
 	done
+	[ "$(cat "$out/graph.lines")" -gt 100 ] || fail "the graph tracer traced nothing"
 	# Two stacks a handoff and thread (two threads): the first few walked.
 	read -r cached _ <<<"$(noted handoff)"
 	[ "$cached" -ge $((handoffs * 4 * 9 / 10)) ] ||
