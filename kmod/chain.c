@@ -107,18 +107,17 @@ void ktp_chain_begin(struct ktp_chains *cs, unsigned long start)
 	cs->last_bp = 0;
 	cs->last_word = 0;
 	cs->anchor[0] = start;
-	cs->region[0] = start;
 	cs->walk.nr_ops = 0;
 	cs->walk.nr_anchors = 1;
 }
 
 /* The anchor that @addr's place is counted from: the last below it. */
-static unsigned int ktp_chain_region(const struct ktp_chains *cs,
-				     unsigned long addr)
+static unsigned int ktp_chain_anchor_below(const struct ktp_chains *cs,
+					   unsigned long addr)
 {
 	unsigned int a = cs->walk.nr_anchors - 1;
 
-	while (a && cs->region[a] > addr)
+	while (a && cs->anchor[a] > addr)
 		a--;
 	return a;
 }
@@ -133,7 +132,7 @@ static bool ktp_chain_op(struct ktp_chains *cs, unsigned long addr,
 
 	if (!ktp_chain_on_stack(cs->base, addr) || c->nr_ops == KTP_CHAIN_OPS)
 		return false;
-	at = ktp_chain_region(cs, addr);
+	at = ktp_chain_anchor_below(cs, addr);
 	where = ((long)addr - (long)cs->anchor[at]) / (long)sizeof(long);
 	if (where < S16_MIN || where > S16_MAX)
 		return false;
@@ -166,19 +165,16 @@ static bool ktp_chain_anchor_ok(unsigned long prev, unsigned long val)
 	       val >= prev + 2 * sizeof(long) : val >= prev;
 }
 
-/* A new anchor at @val, whose places begin at @region. */
-static bool ktp_chain_anchor(struct ktp_chains *cs, unsigned long val,
-			     unsigned long region)
+/* A new anchor at @val: the words from it up are counted from it. */
+static bool ktp_chain_anchor(struct ktp_chains *cs, unsigned long val)
 {
 	struct ktp_chain *c = &cs->walk;
 
 	if (c->nr_anchors == KTP_CHAIN_ANCHORS ||
 	    !ktp_chain_on_stack(cs->base, val) ||
-	    !ktp_chain_anchor_ok(cs->anchor[c->nr_anchors - 1], val) ||
-	    region < cs->region[c->nr_anchors - 1])
+	    !ktp_chain_anchor_ok(cs->anchor[c->nr_anchors - 1], val))
 		return false;
-	cs->anchor[c->nr_anchors] = val;
-	cs->region[c->nr_anchors++] = region;
+	cs->anchor[c->nr_anchors++] = val;
 	return true;
 }
 
@@ -208,7 +204,7 @@ static __no_kmsan_checks bool ktp_chain_orc_bp(struct ktp_chains *cs,
 		pinned = true;
 	}
 	/* Its saved rbp and all above are counted from it. */
-	return pinned && ktp_chain_anchor(cs, bp, bp);
+	return pinned && ktp_chain_anchor(cs, bp);
 }
 
 static bool ktp_chain_unwound(struct ktp_chains *cs,
@@ -235,7 +231,7 @@ static bool ktp_chain_unwound(struct ktp_chains *cs,
 	if (cs->last_bp &&
 	    (!ktp_chain_op(cs, cs->last_bp, cs->walk.nr_anchors) ||
 	     cs->walk.word[cs->walk.nr_ops - 1] != frame ||
-	     !ktp_chain_anchor(cs, frame, frame)))
+	     !ktp_chain_anchor(cs, frame)))
 		return false;
 	cs->last_bp = frame;
 	return ktp_chain_check(cs, frame + sizeof(long), addr);
@@ -323,10 +319,10 @@ void ktp_chain_keep(struct ktp_chains *cs, const u64 *ips, u64 hash)
 		cs->nr_kept++;
 	}
 	c = &cs->chains[cs->order[cs->nr_kept - 1]];
-	cs->walk.hash = hash;
-	cs->walk.gen = cs->gen;
-	memcpy(cs->walk.ips, ips, cs->walk.nr_ips * sizeof(u64));
 	*c = cs->walk;
+	c->hash = hash;
+	c->gen = cs->gen;
+	memcpy(c->ips, ips, c->nr_ips * sizeof(u64));
 	ktp_chain_touch(cs, cs->nr_kept - 1);
 }
 
@@ -376,13 +372,17 @@ static __no_kmsan_checks bool ktp_chain_holds(struct ktp_chains *cs,
 	       regs->ip < TASK_SIZE_MAX;
 }
 
-/* A kept walk from @start whose words this task's stack holds, or NULL. */
+/*
+ * A kept walk from @start whose words this task's stack holds, or NULL. A
+ * walk made before and not kept (its STACK record lost) is void now.
+ */
 struct ktp_chain *ktp_chain_find(struct ktp_chains *cs, unsigned long start)
 {
 	int gen = atomic_read(&ktp_chain_gen);
 	unsigned int i;
 
 	lockdep_assert_irqs_disabled();
+	cs->keep = false;
 	for (i = 0; i < cs->nr_kept; i++) {
 		struct ktp_chain *c = &cs->chains[cs->order[i]];
 

@@ -33,7 +33,7 @@ struct ktp_chain_op {
  */
 struct ktp_chain {
 	u8 nr_ops;
-	u8 nr_anchors;
+	u8 nr_anchors;		/* 0: forgotten (ktp_chain_forget()) */
 	u8 nr_ips;
 	u8 end_at;		/* the user registers: at @end_where from it */
 	s16 end_where;
@@ -53,8 +53,8 @@ struct ktp_chains {
 	unsigned long last_sp;	/* ORC: the last frame's stack pointer, */
 	unsigned long last_bp;	/* and its rbp */
 	unsigned long last_word;	/* the last word checked for a value */
+	/* Each anchor's place: the words from it up are counted from it. */
 	unsigned long anchor[KTP_CHAIN_ANCHORS];
-	unsigned long region[KTP_CHAIN_ANCHORS];	/* where each one's words begin */
 	u8 nr_kept;
 	u8 order[KTP_CHAINS];	/* most recently used first */
 	struct ktp_chain chains[KTP_CHAINS];

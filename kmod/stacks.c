@@ -109,12 +109,12 @@ static noinline unsigned int ktp_stack_kernel(struct ktp_stacks_cpu *sc,
 
 	start = ktp_chain_start((unsigned long)__builtin_frame_address(0));
 	*hash = 0;
-	sc->chains.keep = false;
 	c = start ? ktp_chain_find(&sc->chains, start) : NULL;
-	if (!c)
-		return ktp_stack_walk(sc, start, truncated);
-	if (ktp_session.cfg.stack_check) {
-		n = ktp_stack_walk(sc, 0, truncated);
+	/* One call site: the walk is inlined. A checked walk is not kept. */
+	if (!c || ktp_session.cfg.stack_check) {
+		n = ktp_stack_walk(sc, c ? 0 : start, truncated);
+		if (!c)
+			return n;
 		if (n != c->nr_ips ||
 		    memcmp(sc->ips, c->ips, n * sizeof(u64))) {
 			this_cpu_inc(ktp_cpus.stats[KTP_STAT_STACK_MISMATCH]);
