@@ -48,6 +48,15 @@ header() { sed -n "s/^# $2: *//p" "$1" | head -n 1; }
 # Test name: t-load-unload.sh -> load-unload
 test_name() { local n; n=$(basename "$1" .sh); echo "${n#t-}"; }
 
+# The first kernel report of a console log, its first N lines: what a
+# guest that died said first (its tail is often another CPU's backtrace).
+first_report() {	# N LOG
+	local first
+	first=$("$top/scripts/console-check" <"$2" | head -n 1)
+	[ -n "$first" ] || return 0
+	awk -v f="$first" -v n="$1" '$0 == f { on = 1 } on && k++ < n' "$2"
+}
+
 report_group() {
 	local kernel=$1 out=$2 vm_rc=$3
 	shift 3
@@ -63,7 +72,11 @@ report_group() {
 			"$out/console.log" | "$top/scripts/console-check")
 		if [ -z "${rc-}" ]; then
 			result_fail "vm/$name@$kernel: the VM died or timed out while it ran (vm-run exit $vm_rc)"
-			[ -n "$died" ] || log_tail 40 "$out/console.log" 'console| '
+			if [ -z "$died" ]; then
+				first_report 25 "$out/console.log" | indent 'console| '
+				log_tail 20 "$out/console.log" 'console| '
+				log_tail 10 "$log" 'log| '
+			fi
 			died=1
 		elif [ -n "$bad" ]; then
 			result_fail "vm/$name@$kernel: kernel reported a bug during the test"
@@ -215,6 +228,7 @@ run_group() {	# KERNEL OUT ARGS TEST...
 			echo "NOTE vm/boot@$kernel: the guest hung in $(awk '/ktprof-test: begin /{t=$NF} END{print t}' \
 				"$out/console.hung.log") ($(sed -n 's/^vm-run: the guest hung after the command began (\(.*\)); killed.*/\1/p' \
 				"$out/vm-run.hung.out")); the tests without a result ran again in a new boot"
+			first_report 15 "$out/console.hung.log" | indent 'console| '
 			log_tail 5 "$out/console.hung.log" 'console| '
 		fi
 		report_group "$kernel" "$out" "$vm_rc" "$@"
