@@ -5,23 +5,19 @@
  *
  * The samples queue files on per-CPU queues (maps.c). Each CPU's file_work
  * is its queues' one consumer: it claims each file not yet described this
- * session and hands it, as a job, to this module's workqueue. A job reads
- * the path and build id with no lock held, since the read may block for as
- * long as the file system likes (an NFS server gone, a FUSE daemon that
- * does not answer). It then writes the record on a traced CPU. At most
- * KTP_FILE_DEV_JOBS jobs of one device read at once, the others wait
- * behind them: a file system that hangs holds that many workers, and the
- * other file systems keep the rest.
+ * session, describes it and writes its record. Nothing in that blocks on
+ * a file system: the path is the dentry cache's (d_path()), and the build
+ * id is read from the page cache only, as perf's does (the kernel's
+ * build_id_parse_nofault()); a file whose ELF headers are not cached gets
+ * a record without one, marked KTP_FILE_UNCACHED (the recorder, or the
+ * symbolizer, reads the file itself). So no file system can hold the
+ * module hostage: a FUSE daemon that stops answering, an NFS server gone,
+ * neither delays stop, hotplug, a later session or unload, nor pins
+ * their files beyond the file_work's own pass.
  *
  * A record dropped for want of room (a full buffer in drop mode) is tried
  * again, once, when a buffer takes records again (ktp_files_room()), not at
  * every sample: the file stays claimed meanwhile, marked lost.
- *
- * Stop waits for the jobs a bounded time (KTP_FILES_WAIT) and gives up on
- * the rest. Those are counted in stats (files_deferred) and, when their
- * read returns at last, write nothing; those still waiting never read. So
- * neither stop, nor hotplug, nor a later session waits on a file system.
- * Only unload waits for jobs still blocked, since their code must stay.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,9 +26,10 @@
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
 #include <linux/hash.h>
-#include <linux/hashtable.h>
 #include <linux/kdev_t.h>
+#include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/random.h>
 #include <linux/sched/signal.h>
@@ -40,7 +37,6 @@
 #include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
-#include <linux/wait.h>
 
 #include "compat.h"
 #include "sample.h"
@@ -48,16 +44,12 @@
 /* The ELF note type of GNU build ids (not in every kernel's headers). */
 #define KTP_NT_GNU_BUILD_ID 3
 
-/* How long stop waits for FILE records still being read. */
-#define KTP_FILES_WAIT (5 * HZ)
-/*
- * Jobs at most, running, waiting, or blocked since earlier sessions:
- * files beyond it are deferred (a later sample queues them again).
- */
-#define KTP_FILE_JOBS_MAX 1024
+/* Program headers of an ELF file looked at, and bytes of its notes. */
+#define KTP_ELF_PHDRS_MAX 64
+#define KTP_ELF_NOTES_MAX 512
 
 /*
- * The files claimed this session (a job describes each): a table of fixed
+ * The files claimed this session (each has a record, or had one dropped): a table of fixed
  * size, made with the session's sampling. A sampled process, unprivileged
  * too, may map as many files as it likes; they cost no more memory. Each
  * file has two buckets of KTP_FILES_WAYS slots, from a hash keyed anew each
@@ -90,65 +82,17 @@ struct ktp_files_table {
 static DEFINE_MUTEX(ktp_files_lock);
 static struct ktp_files_table *ktp_files_seen;
 
-/* Jobs of one device reading at once. */
-#define KTP_FILE_DEV_JOBS 2
-
-/*
- * A job's state: who ends it. Writing its record (ktp_file_write_here())
- * and stop giving up on it (ktp_files_flush()) each move it out of ACTIVE,
- * so a record given up on and counted is never written as well.
- */
-enum {
-	KTP_JOB_ACTIVE,
-	KTP_JOB_ENDED,		/* its record written, dropped or not to be */
-	KTP_JOB_ABANDONED,	/* stop gave up on it and counted it */
-};
-
-/* The jobs of one device (under ktp_file_jobs_lock). */
-struct ktp_file_dev {
-	struct hlist_node node;
-	u32 dev;
-	unsigned int running;		/* queued to the workqueue */
-	struct list_head waiting;	/* jobs behind them */
-};
-
-/*
- * A file being described. The job owns its reference on the file and
- * touches no per-CPU sampling state, which stop may free before the job
- * ends.
- */
-struct ktp_file_job {
-	struct work_struct work;
-	struct list_head node;	/* on ktp_file_jobs while stop waits for it */
-	struct list_head wait_node;	/* on its device's waiting list */
-	struct ktp_file_dev *fdev;
-	struct file *file;
+/* What a file_work writes, on the CPU that writes it. */
+struct ktp_file_out {
 	u64 session;		/* the id of the session that asked */
 	u32 dev;
-	pid_t tgid;		/* who mapped it: paths as that process sees them */
-	unsigned int cpu;	/* whose queue it came from */
-	bool started;		/* queued to the workqueue */
-	atomic_t state;		/* KTP_JOB_* */
-};
-
-/* What a job writes, on the CPU that writes it. */
-struct ktp_file_out {
-	struct ktp_file_job *job;
+	u64 ino;
 	const char *path;
 	size_t path_len;
 	const u8 *build_id;
-	int build_id_len;
+	int build_id_len;	/* -EAGAIN: the headers were not cached */
 	int ret;
 };
-
-static struct workqueue_struct *ktp_files_wq;
-/* Under it: the jobs not given up on (stop waits for them), the devices. */
-static DEFINE_SPINLOCK(ktp_file_jobs_lock);
-static LIST_HEAD(ktp_file_jobs);
-static DEFINE_HASHTABLE(ktp_file_devs, 4);
-/* Jobs that exist, given up on or not: what bounds their memory. */
-static unsigned int ktp_file_jobs_live;
-static DECLARE_WAIT_QUEUE_HEAD(ktp_file_jobs_wait);
 
 /*
  * Bumped when FILE records are to be tried again: the CPUs' caches of
@@ -337,46 +281,103 @@ void ktp_files_room(void)
 	atomic_inc(&ktp_files_epoch);
 }
 
-/* The GNU build id of an ELF file; may block. */
+/*
+ * @len bytes of @file at @pos from the page cache: 0, or -EAGAIN when a
+ * page of them is not there (or not read yet). Never reads the file
+ * system nor waits for a page: the folio is looked up and referenced, not
+ * locked, and read only once up to date, as filemap_read() does.
+ */
+static int ktp_file_read_cached(struct file *file, loff_t pos, void *buf,
+				size_t len)
+{
+	struct address_space *mapping = file->f_mapping;
+
+	while (len) {
+		size_t off = offset_in_page(pos);
+		size_t n = min_t(size_t, len, PAGE_SIZE - off);
+		struct folio *folio;
+		void *p;
+
+		if (pos < 0 || pos + n > i_size_read(file_inode(file)))
+			return -EIO;
+		/* NULL (6.1) or an error (6.3 and later) when not cached. */
+		folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
+		if (IS_ERR_OR_NULL(folio))
+			return -EAGAIN;
+		if (!folio_test_uptodate(folio)) {
+			folio_put(folio);
+			return -EAGAIN;
+		}
+		p = kmap_local_folio(folio, offset_in_folio(folio, pos));
+		memcpy(buf, p, n);
+		kunmap_local(p);
+		folio_put(folio);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The GNU build id in @len bytes of ELF notes, into @id: its length or 0. */
+static int ktp_build_id_note(const u8 *notes, u64 len, u8 *id)
+{
+	u64 off = 0;
+
+	while (off + sizeof(struct elf64_note) <= len) {
+		const struct elf64_note *nh = (const void *)(notes + off);
+		u64 name = ALIGN(nh->n_namesz, 4), desc = ALIGN(nh->n_descsz, 4);
+		const u8 *p = notes + off + sizeof(*nh);
+
+		if (off + sizeof(*nh) + name + desc > len)
+			break;
+		if (nh->n_type == KTP_NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+		    !memcmp(p, "GNU", 4) && nh->n_descsz &&
+		    nh->n_descsz <= KTP_BUILD_ID_MAX) {
+			memcpy(id, p + name, nh->n_descsz);
+			return nh->n_descsz;
+		}
+		off += sizeof(*nh) + name + desc;
+	}
+	return 0;
+}
+
+/*
+ * The GNU build id of an ELF file, from the page cache: its length, 0 when
+ * it has none (or is no 64-bit ELF file), -EAGAIN when the pages that
+ * would tell are not cached.
+ */
 static int ktp_build_id(struct file *file, u8 *id)
 {
+	u8 notes[KTP_ELF_NOTES_MAX];
 	struct elf64_hdr eh;
-	loff_t pos = 0;
-	int i;
+	int i, ret;
 
-	if (kernel_read(file, &eh, sizeof(eh), &pos) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(struct elf64_phdr) || eh.e_phnum > 64)
+	ret = ktp_file_read_cached(file, 0, &eh, sizeof(eh));
+	if (ret)
+		return ret == -EAGAIN ? ret : 0;
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(struct elf64_phdr) ||
+	    eh.e_phnum > KTP_ELF_PHDRS_MAX)
 		return 0;
 	for (i = 0; i < eh.e_phnum; i++) {
 		struct elf64_phdr ph;
-		u8 notes[512];
-		u64 off = 0, len;
+		u64 len;
 
-		pos = eh.e_phoff + i * sizeof(ph);
-		if (kernel_read(file, &ph, sizeof(ph), &pos) != sizeof(ph))
-			return 0;
+		ret = ktp_file_read_cached(file, eh.e_phoff + i * sizeof(ph),
+					   &ph, sizeof(ph));
+		if (ret)
+			return ret == -EAGAIN ? ret : 0;
 		if (ph.p_type != PT_NOTE)
 			continue;
 		len = min_t(u64, ph.p_filesz, sizeof(notes));
-		pos = ph.p_offset;
-		if (kernel_read(file, notes, len, &pos) != len)
-			continue;
-		while (off + sizeof(struct elf64_note) <= len) {
-			struct elf64_note *nh = (void *)(notes + off);
-			u64 name = ALIGN(nh->n_namesz, 4), desc = ALIGN(nh->n_descsz, 4);
-			u8 *p = notes + off + sizeof(*nh);
-
-			if (off + sizeof(*nh) + name + desc > len)
-				break;
-			if (nh->n_type == KTP_NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-			    !memcmp(p, "GNU", 4) && nh->n_descsz &&
-			    nh->n_descsz <= KTP_BUILD_ID_MAX) {
-				memcpy(id, p + name, nh->n_descsz);
-				return nh->n_descsz;
-			}
-			off += sizeof(*nh) + name + desc;
-		}
+		ret = ktp_file_read_cached(file, ph.p_offset, notes, len);
+		if (ret == -EAGAIN)
+			return ret;
+		ret = ret ? 0 : ktp_build_id_note(notes, len, id);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -424,30 +425,19 @@ static const char *ktp_file_path(struct file *file, pid_t tgid, char *buf,
 
 /*
  * The FILE record, on this CPU (IRQs off: a cross-CPU call): -EAGAIN when
- * this CPU does not record for the job's session, -ENOSPC when the record
- * was dropped (and counted).
+ * this CPU does not record for the session, -ENOSPC when the record was
+ * dropped (and counted).
  */
 static void ktp_file_write_here(void *arg)
 {
 	struct ktp_file_out *o = arg;
-	struct ktp_file_job *job = o->job;
-	struct inode *inode = file_inode(job->file);
 	size_t size = ALIGN(sizeof(struct ktp_file) + o->path_len + 1, 4);
 	struct ktp_file *f;
 	struct ktp_wr w;
 
 	if (!this_cpu_read(ktp_cpus.active) ||
-	    READ_ONCE(ktp_session.id) != job->session) {
+	    READ_ONCE(ktp_session.id) != o->session) {
 		o->ret = -EAGAIN;
-		return;
-	}
-	/*
-	 * This CPU's STOP mark comes after this call (IRQs are off), so a
-	 * record that wins the job lands in the session.
-	 */
-	if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
-			   KTP_JOB_ENDED) != KTP_JOB_ACTIVE) {
-		o->ret = -ESTALE;
 		return;
 	}
 	f = ktp_reserve(&w, KTP_REC_FILE, 0, size);
@@ -455,12 +445,13 @@ static void ktp_file_write_here(void *arg)
 		o->ret = -ENOSPC;
 		return;
 	}
-	f->dev = job->dev;
-	f->build_id_len = o->build_id_len;
+	f->dev = o->dev;
+	f->build_id_len = max(o->build_id_len, 0);
+	f->flags = o->build_id_len < 0 ? KTP_FILE_UNCACHED : 0;
 	memset(f->pad, 0, sizeof(f->pad));
-	f->ino = inode->i_ino;
+	f->ino = o->ino;
 	memset(f->build_id, 0, sizeof(f->build_id));
-	memcpy(f->build_id, o->build_id, o->build_id_len);
+	memcpy(f->build_id, o->build_id, f->build_id_len);
 	memcpy(f->path, o->path, o->path_len);
 	memset(f->path + o->path_len, 0, size - sizeof(*f) - o->path_len);
 	ktp_commit(&w);
@@ -468,206 +459,88 @@ static void ktp_file_write_here(void *arg)
 }
 
 /*
- * Write the record on the CPU whose sample asked for it, or else on a
- * traced one; while the session runs with none of them online, wait for
- * one. 0 written, -ENOSPC dropped, -ESTALE given up on by stop.
+ * Write the record on @cpu, whose sample asked for it, or else on a
+ * traced one: 0 written, -ENOSPC dropped, -EAGAIN no traced CPU online.
+ * Stop's flush runs the file_work after the session's last samples and
+ * before its STOP marks, so every record lands in the session.
  */
-static int ktp_file_write(struct ktp_file_out *o)
+static int ktp_file_write(struct ktp_file_out *o, unsigned int cpu)
 {
-	struct ktp_file_job *job = o->job;
-	int cpu;
+	int other;
 
-	/* A CPU that goes offline meanwhile refuses the call. */
+	cpus_read_lock();
 	o->ret = -EAGAIN;
-	smp_call_function_single(job->cpu, ktp_file_write_here, o, 1);
-	while (o->ret == -EAGAIN) {
-		if (atomic_read(&job->state) != KTP_JOB_ACTIVE)
-			return -ESTALE;
-		cpu = ktp_sample_traced_cpu();
-		if (cpu >= 0)
-			smp_call_function_single(cpu, ktp_file_write_here, o, 1);
-		if (o->ret != -EAGAIN)
-			break;
-		/* All traced CPUs offline: look again (stop ends the wait). */
-		schedule_timeout_uninterruptible(HZ / 10);
+	if (cpu_online(cpu))
+		smp_call_function_single(cpu, ktp_file_write_here, o, 1);
+	if (o->ret == -EAGAIN) {
+		other = ktp_sample_traced_cpu();
+		if (other >= 0)
+			smp_call_function_single(other, ktp_file_write_here, o, 1);
 	}
+	cpus_read_unlock();
 	return o->ret;
 }
 
-/* Under ktp_file_jobs_lock: a device with no jobs left goes. */
-static void ktp_file_dev_put(struct ktp_file_dev *fdev)
-{
-	if (!fdev->running && list_empty(&fdev->waiting)) {
-		hash_del(&fdev->node);
-		kfree(fdev);
-	}
-}
+/* Buffers for a file_work's paths. */
+struct ktp_file_names {
+	char *path;
+	char *root;
+};
 
 /*
- * The job is over: it leaves the list stop waits on (unless stop took it
- * off), and the next job of its device, if any, runs.
+ * Describe a queued file for the session @session (its record, or it goes
+ * unclaimed or lost): 1 described or done before, -ENOSPC no record now
+ * (the caller counts it for @cpu). Does not block on the file's file
+ * system.
  */
-static void ktp_file_job_done(struct ktp_file_job *job)
-{
-	struct ktp_file_dev *fdev = job->fdev;
-	struct ktp_file_job *next;
-
-	spin_lock(&ktp_file_jobs_lock);
-	if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE, KTP_JOB_ENDED) !=
-	    KTP_JOB_ABANDONED) {
-		list_del(&job->node);
-		if (list_empty(&ktp_file_jobs))
-			wake_up_all(&ktp_file_jobs_wait);
-	}
-	ktp_file_jobs_live--;
-	next = list_first_entry_or_null(&fdev->waiting, struct ktp_file_job,
-					wait_node);
-	if (next) {
-		list_del(&next->wait_node);
-		next->started = true;
-		queue_work(ktp_files_wq, &next->work);
-	} else {
-		fdev->running--;
-		ktp_file_dev_put(fdev);
-	}
-	spin_unlock(&ktp_file_jobs_lock);
-	fput(job->file);
-	kfree(job);
-}
-
-static void ktp_file_job_fn(struct work_struct *work)
-{
-	struct ktp_file_job *job = container_of(work, struct ktp_file_job, work);
-	u64 ino = file_inode(job->file)->i_ino;
-	u8 id[KTP_BUILD_ID_MAX];
-	struct ktp_file_out o = { .job = job, .build_id = id };
-	char *pathbuf, *rootbuf;
-	u16 gen;
-
-	/* Given up on while it waited: no read of a file system that hung. */
-	if (atomic_read(&job->state) != KTP_JOB_ACTIVE)
-		goto out;
-	pathbuf = __getname();
-	rootbuf = __getname();
-	if (!pathbuf || !rootbuf) {
-		/* No record: a later sample queues the file again. */
-		if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
-				   KTP_JOB_ENDED) == KTP_JOB_ACTIVE) {
-			ktp_files_count_deferred(job->cpu, 1);
-			ktp_file_unclaim(job->session, job->dev, ino, true);
-		}
-		goto out_names;
-	}
-	/* The reads that may block: nothing held. */
-	o.path = ktp_file_path(job->file, job->tgid, pathbuf, rootbuf);
-	o.path_len = strnlen(o.path, KTP_PATH_MAX - 1);
-	o.build_id_len = ktp_build_id(job->file, id);
-	gen = atomic_read(&ktp_files_retry_gen);
-	if (ktp_file_write(&o) == -ENOSPC)
-		ktp_file_lost(job->session, job->dev, ino, gen);
-out_names:
-	if (pathbuf)
-		__putname(pathbuf);
-	if (rootbuf)
-		__putname(rootbuf);
-out:
-	ktp_file_job_done(job);
-}
-
-/* Under ktp_file_jobs_lock: @dev's jobs, made from @spare if new. */
-static struct ktp_file_dev *ktp_file_dev_get(u32 dev,
-					     struct ktp_file_dev **spare)
-{
-	struct ktp_file_dev *fdev;
-
-	hash_for_each_possible(ktp_file_devs, fdev, node, dev)
-		if (fdev->dev == dev)
-			return fdev;
-	fdev = *spare;
-	*spare = NULL;
-	fdev->dev = dev;
-	INIT_LIST_HEAD(&fdev->waiting);
-	hash_add(ktp_file_devs, &fdev->node, dev);
-	return fdev;
-}
-
-/*
- * Hand a queued file (and its reference) to a job, or behind its device's
- * running ones: 1 done, else the caller drops the file: 0 it needs no job,
- * -ENOSPC it has no record for now (the caller counts it for @cpu).
- */
-static int ktp_file_job_start(struct file *file, pid_t tgid, unsigned int cpu)
+static int ktp_file_describe(struct file *file, pid_t tgid, unsigned int cpu,
+			     u64 session, struct ktp_file_names *names)
 {
 	struct inode *inode = file_inode(file);
-	u32 dev = new_encode_dev(inode->i_sb->s_dev);
-	struct ktp_file_dev *spare;
-	struct ktp_file_job *job;
-	bool full;
+	u8 id[KTP_BUILD_ID_MAX];
+	struct ktp_file_out o = {
+		.session = session,
+		.dev = new_encode_dev(inode->i_sb->s_dev),
+		.ino = inode->i_ino,
+		.build_id = id,
+	};
+	u16 gen;
+	int ret;
 
-	switch (ktp_file_claim(dev, inode->i_ino)) {
-	case 1:
-		break;
-	case -ENOSPC:
-		/* No room to remember it: no record, nor any retry now. */
+	ret = ktp_file_claim(o.dev, o.ino);
+	if (ret <= 0)
+		return ret;
+	if (!names->path || !names->root) {
+		/* No memory: a later sample queues it again. */
+		ktp_file_unclaim(session, o.dev, o.ino, true);
 		return -ENOSPC;
-	default:
-		return 0;
 	}
-	job = kzalloc_obj(*job, GFP_KERNEL);
-	spare = kzalloc_obj(*spare, GFP_KERNEL);
-	if (!job || !spare) {
-		full = false;
-		goto deferred;
-	}
-	INIT_WORK(&job->work, ktp_file_job_fn);
-	job->file = file;
-	job->session = READ_ONCE(ktp_session.id);
-	job->dev = dev;
-	job->tgid = tgid;
-	job->cpu = cpu;
-	atomic_set(&job->state, KTP_JOB_ACTIVE);
-	spin_lock(&ktp_file_jobs_lock);
-	full = ktp_file_jobs_live >= KTP_FILE_JOBS_MAX;
-	if (full) {
-		spin_unlock(&ktp_file_jobs_lock);
-		goto deferred;
-	}
-	job->fdev = ktp_file_dev_get(dev, &spare);
-	list_add_tail(&job->node, &ktp_file_jobs);
-	ktp_file_jobs_live++;
-	if (job->fdev->running < KTP_FILE_DEV_JOBS) {
-		job->fdev->running++;
-		job->started = true;
-		queue_work(ktp_files_wq, &job->work);
-	} else {
-		list_add_tail(&job->wait_node, &job->fdev->waiting);
-	}
-	spin_unlock(&ktp_file_jobs_lock);
-	kfree(spare);
+	o.path = ktp_file_path(file, tgid, names->path, names->root);
+	o.path_len = strnlen(o.path, KTP_PATH_MAX - 1);
+	o.build_id_len = ktp_build_id(file, id);
+	gen = atomic_read(&ktp_files_retry_gen);
+	ret = ktp_file_write(&o, cpu);
+	if (ret == -ENOSPC)
+		ktp_file_lost(session, o.dev, o.ino, gen);
+	else if (ret == -EAGAIN)
+		/* No CPU records: no samples either until one does. */
+		ktp_file_unclaim(session, o.dev, o.ino, true);
 	return 1;
-
-deferred:
-	/*
-	 * No memory: every CPU queues it again. Too many jobs (file systems
-	 * that hang): only other CPUs, lest each sample here retry it.
-	 */
-	ktp_file_unclaim(READ_ONCE(ktp_session.id), dev, inode->i_ino, !full);
-	kfree(job);
-	kfree(spare);
-	return -ENOSPC;
 }
 
 /*
- * The file_work of a CPU, its queues' one consumer: queued files to jobs.
- * It does not block on file systems, so stop can wait for it.
+ * The file_work of a CPU, its queues' one consumer: each queued file
+ * described. It does not block on file systems, so stop can wait for it.
  */
 void ktp_files_fn(struct work_struct *work)
 {
 	struct ktp_sample_cpu *sc = container_of(work, struct ktp_sample_cpu,
 						 file_work);
+	u64 session = READ_ONCE(ktp_session.id);
+	struct ktp_file_names names = {};
 	unsigned long deferred = 0;
+	bool named = false;
 	unsigned int i;
-	int ret;
 
 	for (i = 0; i < KTP_NR_CTX; i++) {
 		struct ktp_cache *c = &sc->cache[i];
@@ -679,16 +552,24 @@ void ktp_files_fn(struct work_struct *work)
 			/* The entry after the head that published it. */
 			smp_rmb();
 			file = c->pending[slot].file;
-			ret = ktp_file_job_start(file, c->pending[slot].tgid,
-						 sc->cpu);
-			if (ret <= 0)
-				fput(file);
-			deferred += ret == -ENOSPC;
+			if (!named) {
+				names.path = __getname();
+				names.root = __getname();
+				named = true;
+			}
+			deferred += ktp_file_describe(file, c->pending[slot].tgid,
+						      sc->cpu, session,
+						      &names) == -ENOSPC;
+			fput(file);
 			/* The slot is read before the producer may reuse it. */
 			smp_mb();
 			WRITE_ONCE(c->pending_tail, c->pending_tail + 1);
 		}
 	}
+	if (names.path)
+		__putname(names.path);
+	if (names.root)
+		__putname(names.root);
 	/* Stop runs this on its own CPU: count on the one that queued. */
 	ktp_files_count_deferred(sc->cpu, deferred);
 }
@@ -711,30 +592,13 @@ void ktp_files_drop_pending(struct ktp_sample_cpu *sc)
 	ktp_files_count_deferred(sc->cpu, dropped);
 }
 
-/* Has every job ended or been given up on? */
-static bool ktp_file_jobs_idle(void)
-{
-	bool idle;
-
-	spin_lock(&ktp_file_jobs_lock);
-	idle = list_empty(&ktp_file_jobs);
-	spin_unlock(&ktp_file_jobs_lock);
-	return idle;
-}
-
-/* Files a stop gave up on, by the CPU that queued them (stop's own). */
-static DEFINE_PER_CPU(unsigned long, ktp_files_given_up);
-
 /*
- * Stop, after sampling ended and with no lock held: the queued files to
- * jobs, then the jobs' records, waited for at most KTP_FILES_WAIT (less if
- * the stopping task is killed). The jobs left are given up on, counted on
- * the CPU that queued them. One stop at a time (ktp_stop_lock).
+ * Stop, after sampling ended and with no lock held: the files still
+ * queued described, on each CPU's file_work. Nothing there waits on a file
+ * system. One stop at a time (ktp_stop_lock).
  */
 void ktp_files_flush(void)
 {
-	struct ktp_file_job *job, *tmp;
-	LIST_HEAD(never_run);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
@@ -744,34 +608,6 @@ void ktp_files_flush(void)
 			continue;
 		queue_work(ktp_percpu_wq, &sc->file_work);
 		flush_work(&sc->file_work);
-	}
-	wait_event_killable_timeout(ktp_file_jobs_wait,
-				    ktp_file_jobs_idle(),
-				    KTP_FILES_WAIT);
-	spin_lock(&ktp_file_jobs_lock);
-	list_for_each_entry_safe(job, tmp, &ktp_file_jobs, node) {
-		/* Not one that is writing its record right now. */
-		if (atomic_cmpxchg(&job->state, KTP_JOB_ACTIVE,
-				   KTP_JOB_ABANDONED) != KTP_JOB_ACTIVE)
-			continue;
-		list_del(&job->node);
-		per_cpu(ktp_files_given_up, job->cpu)++;
-		if (job->started)
-			continue;
-		/* Waiting behind its device: it never runs. */
-		list_del(&job->wait_node);
-		ktp_file_dev_put(job->fdev);
-		ktp_file_jobs_live--;
-		list_add(&job->node, &never_run);
-	}
-	spin_unlock(&ktp_file_jobs_lock);
-	list_for_each_entry_safe(job, tmp, &never_run, node) {
-		fput(job->file);
-		kfree(job);
-	}
-	for_each_possible_cpu(cpu) {
-		ktp_files_count_deferred(cpu, per_cpu(ktp_files_given_up, cpu));
-		per_cpu(ktp_files_given_up, cpu) = 0;
 	}
 }
 
@@ -801,28 +637,4 @@ void ktp_files_forget(void)
 	ktp_files_seen = NULL;
 	mutex_unlock(&ktp_files_lock);
 	kvfree(t);
-}
-
-int ktp_files_init(void)
-{
-	/*
-	 * Several at once: reads blocked on one file system leave workers
-	 * for the others.
-	 */
-	ktp_files_wq = alloc_workqueue("ktprof_files", WQ_UNBOUND, 16);
-	return ktp_files_wq ? 0 : -ENOMEM;
-}
-
-/* At unload, after the last stop: waits for reads still blocked. */
-void ktp_files_exit(void)
-{
-	unsigned int live;
-
-	spin_lock(&ktp_file_jobs_lock);
-	live = ktp_file_jobs_live;
-	spin_unlock(&ktp_file_jobs_lock);
-	if (live)
-		pr_warn("unload waits for %u FILE reads blocked on their file systems\n",
-			live);
-	destroy_workqueue(ktp_files_wq);
 }

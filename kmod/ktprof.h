@@ -271,8 +271,6 @@ void ktp_sample_drain_local(void);
 u64 ktp_sample_selftest_nmi(u64 n);
 
 /* files.c: FILE records, read where they may block */
-int ktp_files_init(void);
-void ktp_files_exit(void);
 void ktp_files_flush(void);
 void ktp_files_room(void);
 

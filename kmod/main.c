@@ -92,12 +92,9 @@ static int __init ktp_init(void)
 	ret = ktp_relay_init();
 	if (ret)
 		goto out_cfg;
-	ret = ktp_files_init();
-	if (ret)
-		goto out_cfg;
 	ret = ktp_chain_init();
 	if (ret)
-		goto out_files;
+		goto out_cfg;
 	ret = ktp_control_init();
 	if (ret) {
 		pr_err("cannot create /sys/kernel/debug/ktprof: %d\n", ret);
@@ -133,8 +130,6 @@ out_control:
 	ktp_control_exit();
 out_chain:
 	ktp_chain_exit();
-out_files:
-	ktp_files_exit();
 out_cfg:
 	kfree(cfg);
 	return ret;
@@ -149,8 +144,6 @@ static void __exit ktp_exit(void)
 	ktp_hotplug_exit();
 	ktp_control_exit();
 	ktp_chain_exit();
-	/* Last: waits for FILE reads still blocked on a file system. */
-	ktp_files_exit();
 }
 
 module_init(ktp_init);

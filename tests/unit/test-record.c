@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 
 #include "decode/record.h"
@@ -62,3 +63,46 @@ UNIT_TEST(ipi_target_lists)
 }
 
 UNIT_MAIN()
+
+/* The string fields of a record, "key=value;" each, in @ctx. */
+static void str_field(void *ctx, const char *key, const char *v)
+{
+	char *out = ctx;
+
+	snprintf(out + strlen(out), 256 - strlen(out), "%s=%s;", key, v);
+}
+
+static void no_num(void *ctx, const char *key, uint64_t v)
+{
+	(void)ctx, (void)key, (void)v;
+}
+
+static void no_snum(void *ctx, const char *key, int64_t v)
+{
+	(void)ctx, (void)key, (void)v;
+}
+
+/* A FILE record's build id, and whether the module could read one. */
+UNIT_TEST(file_build_id_fields)
+{
+	static const struct record_sink sink = {
+		.u64 = no_num, .s64 = no_snum, .hex = no_num, .str = str_field,
+	};
+	uint8_t rec[sizeof(struct ktp_file) + 8] = { 0 };
+	struct ktp_file *f = (struct ktp_file *)rec;
+	struct event ev = { .type = KTP_REC_FILE, .rec = rec };
+	char out[256] = "";
+
+	f->build_id_len = 2;
+	f->build_id[0] = 0xab;
+	f->build_id[1] = 0x01;
+	memcpy(rec + sizeof(*f), "/bin/x", 7);
+	record_fields(&ev, &sink, out);
+	CHECK_STR(out, "build_id=ab01;path=/bin/x;");
+	/* Its headers not in the page cache: no build id read, and said. */
+	f->build_id_len = 0;
+	f->flags = KTP_FILE_UNCACHED;
+	out[0] = '\0';
+	record_fields(&ev, &sink, out);
+	CHECK_STR(out, "build_id=;uncached=1;path=/bin/x;");
+}

@@ -9,10 +9,12 @@
  * It prints "ready" once the files are mapped, then waits for a byte on
  * standard input before it spins: the caller measures in between.
  *
- * usage: memfd-frames -n FILES -r ROUNDS -s SPINS
+ * usage: memfd-frames -n FILES -r ROUNDS -s SPINS [-z]
  *   FILES   memfds to map (default 1000)
  *   ROUNDS  chains to spin on, FRAMES files further each time (default 100)
  *   SPINS   loop iterations per round (default 500000): a count, not a time
+ *   -z      each memfd a page long, never written: a hole, so no page of
+ *           it is in the page cache (default: empty files)
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -45,15 +47,16 @@ int main(int argc, char **argv)
 	unsigned long files = 1000, rounds = 100, spins = 500000, i, r;
 	struct frame *chain;
 	char **maps, go;
-	int opt;
+	int opt, sized = 0;
 
-	while ((opt = getopt(argc, argv, "n:r:s:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:s:z")) != -1) {
 		switch (opt) {
 		case 'n': files = strtoul(optarg, NULL, 0); break;
 		case 'r': rounds = strtoul(optarg, NULL, 0); break;
 		case 's': spins = strtoul(optarg, NULL, 0); break;
+		case 'z': sized = 1; break;
 		default:
-			fprintf(stderr, "usage: memfd-frames -n FILES -r ROUNDS -s SPINS\n");
+			fprintf(stderr, "usage: memfd-frames -n FILES -r ROUNDS -s SPINS [-z]\n");
 			return 2;
 		}
 	}
@@ -74,7 +77,11 @@ int main(int argc, char **argv)
 			perror("memfd-frames: memfd_create");
 			return 1;
 		}
-		/* Never touched: an empty file maps without a page. */
+		if (sized && ftruncate(fd, 4096)) {
+			perror("memfd-frames: ftruncate");
+			return 1;
+		}
+		/* Never touched: the file maps without a page. */
 		maps[i] = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 		if (maps[i] == MAP_FAILED) {
 			perror("memfd-frames: mmap");

@@ -214,6 +214,9 @@ static void file_fields(const struct event *ev, const struct record_sink *s,
 	s->u64(ctx, "dev", r.dev);
 	s->u64(ctx, "ino", r.ino);
 	s->str(ctx, "build_id", id);
+	/* No build id read: the module looks in the page cache only. */
+	if (r.flags & KTP_FILE_UNCACHED)
+		s->str(ctx, "uncached", "1");
 	s->str(ctx, "path", (const char *)ev->rec + sizeof(r));
 }
 

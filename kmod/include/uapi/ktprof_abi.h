@@ -345,12 +345,20 @@ struct ktp_map {
 	__u64 pgoff;		/* bytes */
 } __ktp_packed;
 
-/* A mapped file, once per session: its path and GNU build id. */
+/*
+ * A mapped file, once per session: its path and GNU build id. The module
+ * reads the build id from the page cache only: KTP_FILE_UNCACHED says the
+ * pages that hold it were not there (build_id_len is 0, the file may still
+ * have one: read it from the file).
+ */
+#define KTP_FILE_UNCACHED 0x01
+
 struct ktp_file {
 	struct ktp_hdr h;
 	__u32 dev;
 	__u8 build_id_len;	/* 0: none found */
-	__u8 pad[3];
+	__u8 flags;		/* KTP_FILE_* */
+	__u8 pad[2];
 	__u64 ino;
 	__u8 build_id[KTP_BUILD_ID_MAX];
 	char path[];		/* NUL-terminated, padded to the size */
