@@ -17,9 +17,6 @@
 # kernel): each step runs in the background and fails the test when it is
 # not done by a deadline; the exit trap then opens the gates, which lets a
 # stuck step finish so that the next tests find a sane kernel.
-# Eight FUSE daemons and two sessions: on the debug kernel under a busy
-# host the old test took over 600 s (a deadline, not a time).
-# timeout: 1200
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 cpu1=/sys/devices/system/cpu/cpu1/online
