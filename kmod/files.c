@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
@@ -541,6 +542,15 @@ void ktp_files_fn(struct work_struct *work)
 	unsigned long deferred = 0;
 	bool named = false;
 	unsigned int i;
+
+	/*
+	 * Test knob: this CPU's first pass of the session waits, so that its
+	 * buffer can fill between the MAP records and their FILE records.
+	 */
+	if (ktp_session.cfg.files_delay_ms && !sc->files_delayed) {
+		sc->files_delayed = true;
+		msleep(ktp_session.cfg.files_delay_ms);
+	}
 
 	for (i = 0; i < KTP_NR_CTX; i++) {
 		struct ktp_cache *c = &sc->cache[i];

@@ -46,6 +46,7 @@ struct ktp_config {
 	struct ktp_event_spec counters[KTP_MAX_COUNTERS];
 	bool sample_defer;	/* test knob: stage like NMI samples */
 	bool stack_check;	/* test knob: walk cached stacks too */
+	unsigned int files_delay_ms;	/* test knob: first FILE records late */
 	bool sample_irqs_on;	/* test knob: see ktp_overflow() */
 	/* Sample filter: keep samples of these tgids or this comm (any set). */
 	unsigned int nr_sample_pids;
@@ -311,5 +312,6 @@ extern char *ktp_param_stacks;
 extern bool ktp_param_sample_defer;
 extern bool ktp_param_sample_irqs_on;
 extern bool ktp_param_stack_check;
+extern unsigned int ktp_param_files_delay_ms;
 
 #endif /* KTPROF_H */

@@ -67,6 +67,11 @@ module_param_named(stack_check, ktp_param_stack_check, bool, 0444);
 MODULE_PARM_DESC(stack_check,
 		 "test: unwind every stack taken without unwinding too, and count differences as stack_mismatch (default 0)");
 
+unsigned int ktp_param_files_delay_ms;
+module_param_named(files_delay_ms, ktp_param_files_delay_ms, uint, 0444);
+MODULE_PARM_DESC(files_delay_ms,
+		 "test: each CPU's first FILE records of a session this many ms late (default 0)");
+
 bool ktp_param_overwrite;
 module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite,

@@ -91,6 +91,7 @@ struct ktp_sample_cpu {
 	struct ktp_stage *stage;
 	struct irq_work drain_work;	/* staging ring -> relay, files */
 	struct work_struct file_work;	/* FILE records, process context */
+	bool files_delayed;	/* files_delay_ms knob: its first pass waited */
 	struct ktp_cache cache[KTP_NR_CTX];
 };
 

@@ -156,6 +156,7 @@ int ktp_config_from_params(struct ktp_config *cfg)
 	cfg->sample_defer = ktp_param_sample_defer;
 	cfg->sample_irqs_on = ktp_param_sample_irqs_on;
 	cfg->stack_check = ktp_param_stack_check;
+	cfg->files_delay_ms = min(ktp_param_files_delay_ms, 10000U);
 	return ktp_config_set_samples(cfg, ktp_param_samples,
 				      ktp_param_counters, NULL, 0);
 }
