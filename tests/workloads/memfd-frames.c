@@ -7,7 +7,9 @@
  * FILE records of files it has not described yet.
  *
  * It prints "ready" once the files are mapped, then waits for a byte on
- * standard input before it spins: the caller measures in between.
+ * standard input before it spins: the caller measures in between. It
+ * prints "spun" after each spin and spins again while the next byte read
+ * is 'g' ("g" twice: two spins over the same files; "go": one).
  *
  * usage: memfd-frames -n FILES -r ROUNDS -s SPINS [-z]
  *   FILES   memfds to map (default 1000)
@@ -91,18 +93,22 @@ int main(int argc, char **argv)
 	}
 	printf("ready\n");
 	fflush(stdout);
+	/* Frames at rising addresses, as the walk wants them. */
+	for (i = 0; i < FRAMES; i++)
+		chain[i].next_fp = i + 1 < FRAMES ? (unsigned long)&chain[i + 1] : 0;
 	if (read(0, &go, 1) != 1) {
 		fprintf(stderr, "memfd-frames: no go on standard input\n");
 		return 1;
 	}
-	/* Frames at rising addresses, as the walk wants them. */
-	for (i = 0; i < FRAMES; i++)
-		chain[i].next_fp = i + 1 < FRAMES ? (unsigned long)&chain[i + 1] : 0;
-	for (r = 0; r < rounds; r++) {
-		for (i = 0; i < FRAMES; i++)
-			chain[i].ret = (unsigned long)maps[(r * FRAMES + i) % files] + 64;
-		spin(chain, spins);
-	}
-	printf("spun %lu rounds over %lu files\n", rounds, files);
+	/* Each 'g' read spins over the files again: a baseline, then more. */
+	do {
+		for (r = 0; r < rounds; r++) {
+			for (i = 0; i < FRAMES; i++)
+				chain[i].ret = (unsigned long)maps[(r * FRAMES + i) % files] + 64;
+			spin(chain, spins);
+		}
+		printf("spun %lu rounds over %lu files\n", rounds, files);
+		fflush(stdout);
+	} while (read(0, &go, 1) == 1 && go == 'g');
 	return 0;
 }
