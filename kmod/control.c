@@ -11,7 +11,9 @@
  *             same, every other one pushed to the staging ring from
  *             inside the next one's push, as an NMI that interrupts it;
  *             "nmi-sample N": N samples of the writer as an NMI takes
- *             them; read the last result
+ *             them; "files-deferred N": another CPU counts 20 N
+ *             files_deferred of its own while the writer counts N for it
+ *             (none may be lost); read the last result
  *   load      write RATE: selftest records at RATE a second on every
  *             traced CPU until 0 or the session's stop (load.c); read
  *             the rate and the last load's written, dropped, missed
@@ -280,6 +282,9 @@ static ssize_t ktp_selftest_write(struct file *file, const char __user *ubuf,
 	} else if (!strncmp(buf, "nmi-sample ", 11)) {
 		mode = KTP_SELFTEST_NMI_SAMPLES;
 		num = skip_spaces(buf + 11);
+	} else if (!strncmp(buf, "files-deferred ", 15)) {
+		mode = KTP_SELFTEST_FILES_DEFERRED;
+		num = skip_spaces(buf + 15);
 	}
 	ret = kstrtou64(num, 0, &n);
 	if (ret)

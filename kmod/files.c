@@ -132,6 +132,18 @@ static void ktp_files_deferred_here(void *n)
 	this_cpu_add(ktp_cpus.stats[KTP_STAT_FILES_DEFERRED], (unsigned long)n);
 }
 
+/* Selftest: @n files_deferred counted here, on this CPU, as samples do. */
+static atomic_t ktp_files_burst_on;
+
+static void ktp_files_deferred_burst(void *n)
+{
+	unsigned long i;
+
+	atomic_set(&ktp_files_burst_on, 1);
+	for (i = 0; i < (unsigned long)n; i++)
+		this_cpu_inc(ktp_cpus.stats[KTP_STAT_FILES_DEFERRED]);
+}
+
 /* The adders for offline CPUs, which may be several at once (see below). */
 static DEFINE_SPINLOCK(ktp_files_offline_lock);
 
@@ -158,6 +170,34 @@ static void ktp_files_count_deferred(unsigned int cpu, unsigned long n)
 		spin_unlock(&ktp_files_offline_lock);
 	}
 	cpus_read_unlock();
+}
+
+/*
+ * Selftest ("files-deferred N"): another online CPU (*@cpu) counts 20 N
+ * files_deferred of its own, as its samples do, while this one counts N
+ * for it, as stop and file_work do. Its count must come out at 21 N: none
+ * lost. Process context, migration off.
+ */
+int ktp_files_selftest_deferred(unsigned long n, unsigned int *cpu)
+{
+	unsigned int other = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	unsigned long i;
+	int ret;
+
+	if (other >= nr_cpu_ids || n > ULONG_MAX / 21)
+		return -EINVAL;
+	*cpu = other;
+	/* Not waited for: the two count at once, from when it has begun. */
+	atomic_set(&ktp_files_burst_on, 0);
+	ret = smp_call_function_single(other, ktp_files_deferred_burst,
+				       (void *)(20 * n), 0);
+	if (ret)
+		return ret;
+	while (!atomic_read(&ktp_files_burst_on))
+		cpu_relax();
+	for (i = 0; i < n; i++)
+		ktp_files_count_deferred(other, 1);
+	return 0;
 }
 
 /*

@@ -222,6 +222,7 @@ enum ktp_selftest_mode {
 	KTP_SELFTEST_NMI,		/* N records, as NMI writes them */
 	KTP_SELFTEST_NMI_SAMPLES,	/* N samples, as NMI takes them */
 	KTP_SELFTEST_NMI_NESTED,	/* N records, half nested in the others */
+	KTP_SELFTEST_FILES_DEFERRED,	/* files_deferred counted at once */
 };
 
 int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
@@ -274,6 +275,7 @@ u64 ktp_sample_selftest_nmi(u64 n);
 /* files.c: FILE records, read where they may block */
 void ktp_files_flush(void);
 void ktp_files_room(void);
+int ktp_files_selftest_deferred(unsigned long n, unsigned int *cpu);
 
 /*
  * Test modes: NMI context as nmi_enter() makes it (in_nmi(), IRQs off,

@@ -573,7 +573,8 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 {
 	unsigned int type = mode == KTP_SELFTEST_NMI_SAMPLES ?
 			    KTP_REC_SAMPLE : KTP_REC_SELFTEST;
-	bool staged = mode != KTP_SELFTEST_RECORDS;
+	bool staged = mode != KTP_SELFTEST_RECORDS &&
+		      mode != KTP_SELFTEST_FILES_DEFERRED;
 	u64 drops_before, done;
 	struct ktp_cpu *kc;
 	int ret = 0;
@@ -589,6 +590,12 @@ int ktp_session_selftest(u64 n, enum ktp_selftest_mode mode,
 		goto out;
 	}
 	*cpu = smp_processor_id();
+	if (mode == KTP_SELFTEST_FILES_DEFERRED) {
+		ret = ktp_files_selftest_deferred(n, cpu);
+		*written = ret ? 0 : n;
+		*dropped = 0;
+		goto out;
+	}
 	drops_before = READ_ONCE(kc->dropped[type]);
 	if (mode == KTP_SELFTEST_NMI_SAMPLES) {
 		done = ktp_sample_selftest_nmi(n);

@@ -73,7 +73,27 @@ guest() {
 	copy_text "$KTPROF_DBG/stats" "$out/raw/stats" || fail "cannot read stats"
 	unload_module
 	note prog "$(readlink -f "$WORKLOADS/wait-spin")"
+	deferred_at_once
 	echo "guest ok"
+}
+
+# files_deferred is a CPU's own count (this_cpu ops, NMI-safe), and others
+# count into it too (stop's and file_work's passes). The selftest has CPU 1
+# count 20 N of its own, as its samples do, while CPU 0 counts N for it:
+# none may be lost. (A plain += from CPU 0 lost updates.)
+deferred_at_once() {
+	local n=$(scaled 20000 5000) res got
+	load_module events=sched samples=none
+	ctl start
+	taskset -c 0 sh -c "echo 'files-deferred $n' >$KTPROF_DBG/selftest" ||
+		fail "the files-deferred selftest failed"
+	res=$(cat "$KTPROF_DBG/selftest")
+	ctl stop
+	[ "$res" = "cpu=1 requested=$n written=$n dropped=0" ] || fail "selftest: $res"
+	got=$(kv "$KTPROF_DBG/stats" '^cpu=1 ' files_deferred)
+	say "files_deferred of CPU 1: $got, counted $((21 * n))"
+	[ "$got" = $((21 * n)) ] || fail "files_deferred of CPU 1 is $got, $((21 * n)) were counted"
+	unload_module
 }
 
 host() {
