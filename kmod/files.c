@@ -50,13 +50,14 @@
 #define KTP_ELF_NOTES_MAX 512
 
 /*
- * The files claimed this session (each has a record, or had one dropped): a table of fixed
- * size, made with the session's sampling. A sampled process, unprivileged
- * too, may map as many files as it likes; they cost no more memory. Each
- * file has two buckets of KTP_FILES_WAYS slots, from a hash keyed anew each
- * session (no process can aim at a bucket), and goes into the emptier one;
- * when both are full it gets no FILE record (counted in files_deferred,
- * each time a sample asks for it). A lookup reads two buckets.
+ * The files claimed this session (each has a record, or had one dropped):
+ * a table of fixed size, made with the session's sampling. A sampled
+ * process, unprivileged too, may map as many files as it likes; they cost
+ * no more memory. Each file has two buckets of KTP_FILES_WAYS slots, from a
+ * hash keyed anew each session (no process can aim at a bucket), and goes
+ * into the emptier one; when both are full it gets no FILE record (counted
+ * in files_deferred, each time a sample asks for it). A lookup reads two
+ * buckets.
  */
 #define KTP_FILES_BUCKETS 2048
 #define KTP_FILES_WAYS 8	/* 16,384 files in 256 KiB */
@@ -530,8 +531,8 @@ struct ktp_file_names {
 
 /*
  * Describe a queued file for the session @session (its record, or it goes
- * unclaimed or lost): 1 described or done before, -ENOSPC no record now
- * (the caller counts it for @cpu). Does not block on the file's file
+ * unclaimed or lost): 1 described now, 0 claimed before, -ENOSPC no record
+ * now (the caller counts it for @cpu). Does not block on the file's file
  * system.
  */
 static int ktp_file_describe(struct file *file, pid_t tgid, unsigned int cpu,

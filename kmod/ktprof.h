@@ -272,7 +272,7 @@ void ktp_sample_drain_local(void);
 /* sample.c */
 u64 ktp_sample_selftest_nmi(u64 n);
 
-/* files.c: FILE records, read where they may block */
+/* files.c: FILE records, from the dentry and page caches only */
 void ktp_files_flush(void);
 void ktp_files_room(void);
 int ktp_files_selftest_deferred(unsigned long n, unsigned int *cpu);
