@@ -12,7 +12,9 @@
  *               time, its turn each round (a contended mutex, and the
  *               condition variable that hands turns: futex waits both)
  * Each blocks N times; ktp-pipewr and ktp-futexwk sleep between their
- * wakings. Prints "NAME TID" for each thread once it has started.
+ * wakings, each nap begun once the other thread is about to wait (so it
+ * waits, however late a loaded machine ran it). Prints "NAME TID" for
+ * each thread once it has started.
  *
  * usage: blockers [-n N] [-s SLEEP_US] [-f FILE]
  */
@@ -32,6 +34,7 @@
 static long n = 200, sleep_us = 1000;
 static const char *fsync_path;
 static int pipefd[2];
+static atomic_long reads_begun;	/* the pipe reader's read() calls, so far */
 static atomic_int futex_word;
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t contended = PTHREAD_MUTEX_INITIALIZER;
@@ -59,9 +62,11 @@ static void *pipe_reader(void *arg)
 
 	(void)arg;
 	name_self("ktp-piperd");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		atomic_store(&reads_begun, i + 1);
 		if (read(pipefd[0], &c, 1) != 1)
 			break;
+	}
 	return NULL;
 }
 
@@ -72,6 +77,13 @@ static void *pipe_writer(void *arg)
 	(void)arg;
 	name_self("ktp-pipewr");
 	for (i = 0; i < n; i++) {
+		/*
+		 * Not before the reader's read: a reader that comes late
+		 * (started after its writer, or kept off its CPU) would
+		 * find every byte written and never sleep in the pipe.
+		 */
+		while (atomic_load(&reads_begun) <= i)
+			nap(sleep_us / 4 + 1);
 		nap(sleep_us);
 		if (write(pipefd[1], "x", 1) != 1)
 			break;
