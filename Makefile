@@ -7,7 +7,7 @@
 #   make check           setup, build, unit tests, VM tests on all kernels
 #   make check-busy      make check with a CPU hog on every host core
 #   make unit            unit tests only (ASan + UBSan)
-#   make vm-test         VM tests only (KERNELS="6.12 6.1 7.3", TESTS=...)
+#   make vm-test         VM tests only (KERNELS="6.12 6.1 7.3 scx", TESTS=...)
 #   make demo            the end-to-end demo in a VM
 #   make bench           benchmarks (not part of check)
 #   make fuzz            the libFuzzer harnesses, FUZZ_SECONDS each
@@ -21,7 +21,7 @@
 KDIR ?= $(or $(shell scripts/kernels.sh 6.12 2>/dev/null | cut -d' ' -f3),/lib/modules/$(shell uname -r)/build)
 
 # The test kernels VM tests and modules-all use (scripts/kernels.sh names).
-KERNELS ?= 6.12 6.1 7.3
+KERNELS ?= 6.12 6.1 7.3 scx
 
 CC ?= gcc
 NPROC := $(shell nproc 2>/dev/null || echo 1)

@@ -140,4 +140,39 @@ static const struct file_operations __name ## _fops = {			\
 	} while (0)
 #endif
 
+/*
+ * v6.12 ("sched_ext: Implement BPF extensible scheduler class"): BPF
+ * schedulers, the sched_ext_dump tracepoint and task->scx. The DSQ hooks
+ * are kprobes on the two functions every insert and every removal passes
+ * through, which the kernel does not export: v6.13..v7.x (the kfunc
+ * renames, then "sched_ext: Move ... into kernel/sched/ext/") made them
+ * dsq_inc_nr(dsq, p, enq_flags) and scx_task_unlink_from_dsq(p, dsq);
+ * 6.12 has dispatch_enqueue(dsq, p, enq_flags) and task_unlink_from_dsq(p,
+ * dsq), same argument order, the count not yet changed at their entry.
+ * The enable work item and scx_bypass() mark transitions the tracepoints
+ * do not (sched_ext_exit and sched_ext_event came in v6.15 and v6.14).
+ * Only the 7.3 names are tested (Debian's 6.12 has no sched_ext).
+ */
+#if IS_ENABLED(CONFIG_SCHED_CLASS_EXT) && IS_ENABLED(CONFIG_KPROBES)
+#define KTP_HAVE_SCX 1
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define KTP_SCX_INSERT_FN "dsq_inc_nr"
+#define KTP_SCX_REMOVE_FN "scx_task_unlink_from_dsq"
+#define KTP_SCX_ENABLE_FN "scx_root_enable_workfn"
+#define KTP_SCX_BYPASS_FN "scx_bypass"		/* (sch, bypass) */
+#define KTP_SCX_BYPASS_ARG 1
+#else
+#define KTP_SCX_INSERT_FN "dispatch_enqueue"
+#define KTP_SCX_REMOVE_FN "task_unlink_from_dsq"
+#define KTP_SCX_ENABLE_FN "scx_ops_enable_workfn"
+#define KTP_SCX_BYPASS_FN "scx_ops_bypass"	/* (bypass) */
+#define KTP_SCX_BYPASS_ARG 0
+#endif
+#else
+#define KTP_HAVE_SCX 0
+#endif
+/* The exit's and the event counters' tracepoints, as 7.x has them. */
+#define KTP_HAVE_SCX_EXIT_TP (KTP_HAVE_SCX && LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0))
+#define KTP_HAVE_SCX_EVENT_TP KTP_HAVE_SCX_EXIT_TP
+
 #endif /* KTPROF_COMPAT_H */

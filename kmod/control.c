@@ -184,6 +184,12 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 			seq_printf(m, "%s%d", i ? "," : "", s->cfg.sample_pids[i]);
 		seq_printf(m, "\nsample_comm=%s\n", s->cfg.sample_comm);
 		ktp_show_bits(m, "stacks", s->cfg.stacks, ktp_stack_kind_name);
+		if (s->cfg.events & ~ktp_events_unavailable() & KTP_EV_SCX) {
+			char hooks[128];
+
+			ktp_scx_hooks(hooks, sizeof(hooks));
+			seq_printf(m, "scx_hooks=%s\n", hooks);
+		}
 	}
 	mutex_unlock(&ktp_lock);
 	return 0;

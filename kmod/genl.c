@@ -369,6 +369,13 @@ static int ktp_put_meta(struct sk_buff *msg)
 	    nla_put_u8(msg, KTP_A_OVERWRITE, s->cfg.overwrite) ||
 	    nla_put_u32(msg, KTP_A_STACKS, s->cfg.stacks))
 		return -EMSGSIZE;
+	if (s->cfg.events & ~ktp_events_unavailable() & KTP_EV_SCX) {
+		char hooks[128];
+
+		ktp_scx_hooks(hooks, sizeof(hooks));
+		if (nla_put_string(msg, KTP_A_SCX_HOOKS, hooks))
+			return -EMSGSIZE;
+	}
 	return 0;
 }
 

@@ -180,6 +180,17 @@ int ktp_probes_register(u32 events);
 void ktp_probes_unregister(void);
 const char *ktp_event_group_name(unsigned int bit);
 
+/* scx.c: sched_ext */
+extern u32 ktp_scx_on;
+void ktp_scx_task(struct task_struct *p, unsigned int at);
+void ktp_scx_register(void);
+void ktp_scx_unregister(void);
+void ktp_scx_hooks(char *buf, size_t len);
+struct scx_sched;
+void ktp_probe_scx_dump(void *data, const char *line);
+void ktp_probe_scx_exit(void *data, struct scx_sched *sch, u32 kind);
+void ktp_probe_scx_event(void *data, const char *name, s64 delta);
+
 /* stacks.c: stacks at the switch and the waking */
 extern u32 ktp_stacks_on;
 u32 ktp_stack_here(void);

@@ -59,6 +59,19 @@ static __always_inline void ktp_fill_switch(struct ktp_switch *r, bool preempt,
 	r->next_prio = ktp_prio(next->prio);
 }
 
+/*
+ * With the scx group on a sched_ext kernel, task->scx of the switch's
+ * tasks on the ext class, after its record (one flag read otherwise).
+ */
+static __always_inline void ktp_scx_switch(struct task_struct *prev,
+					   struct task_struct *next)
+{
+	if (unlikely(READ_ONCE(ktp_scx_on))) {
+		ktp_scx_task(prev, KTP_SCX_AT_SWITCH_OUT);
+		ktp_scx_task(next, KTP_SCX_AT_SWITCH_IN);
+	}
+}
+
 /* Whether -S offcpu wants the stack of @prev, which leaves its CPU. */
 static __always_inline bool ktp_offcpu_leaving(bool preempt,
 					       struct task_struct *prev,
@@ -98,6 +111,7 @@ static noinline void ktp_write_switch_tail(bool preempt,
 		memcpy((u8 *)(r + 1) + n * sizeof(u64), &stack, sizeof(stack));
 	ktp_fill_switch(r, preempt, prev, next, prev_state);
 	ktp_commit(&w);
+	ktp_scx_switch(prev, next);
 }
 
 static void ktp_probe_switch(void *data, bool preempt,
@@ -127,6 +141,7 @@ static void ktp_probe_switch(void *data, bool preempt,
 		return;
 	ktp_fill_switch(r, preempt, prev, next, prev_state);
 	ktp_commit(&w);
+	ktp_scx_switch(prev, next);
 }
 
 /*
@@ -165,6 +180,8 @@ static void ktp_write_waking(struct task_struct *p, unsigned int flags)
 	if (stack)
 		memcpy(r + 1, &stack, sizeof(stack));
 	ktp_commit(&w);
+	if (unlikely(READ_ONCE(ktp_scx_on)))
+		ktp_scx_task(p, KTP_SCX_AT_WAKING);
 }
 
 static void ktp_probe_waking(void *data, struct task_struct *p)
@@ -536,10 +553,20 @@ static struct ktp_probe ktp_probes[] = {
 #endif
 	{ "workqueue_execute_start", ktp_probe_wq_start, KTP_EV_WQ },
 	{ "workqueue_execute_end", ktp_probe_wq_end, KTP_EV_WQ },
+#if KTP_HAVE_SCX
+	/* The group is there when the kernel has sched_ext (scx.c). */
+	{ "sched_ext_dump", ktp_probe_scx_dump, KTP_EV_SCX },
+#if KTP_HAVE_SCX_EXIT_TP
+	{ "sched_ext_exit", ktp_probe_scx_exit, KTP_EV_SCX, NULL, true },
+#endif
+#if KTP_HAVE_SCX_EVENT_TP
+	{ "sched_ext_event", ktp_probe_scx_event, KTP_EV_SCX, NULL, true },
+#endif
+#endif
 };
 
 static const char * const ktp_group_names[] = {
-	"sched", "irq", "softirq", "ipi", "wq",
+	"sched", "irq", "softirq", "ipi", "wq", "scx",
 };
 
 const char *ktp_event_group_name(unsigned int bit)
@@ -584,6 +611,7 @@ void ktp_probes_unregister(void)
 {
 	size_t i = ARRAY_SIZE(ktp_probes);
 
+	ktp_scx_unregister();
 	while (i--) {
 		struct ktp_probe *p = &ktp_probes[i];
 
@@ -617,5 +645,7 @@ int ktp_probes_register(u32 events)
 		}
 		p->registered = true;
 	}
+	if (events & KTP_EV_SCX & ~ktp_events_unavailable())
+		ktp_scx_register();
 	return 0;
 }

@@ -3,7 +3,7 @@
 # Build kmod/ against test kernels (scripts/kernels.sh names), warnings as
 # errors, each in its own directory so several kernels build side by side:
 #   build/kmod/<release>/kmod/ktprof.ko
-# usage: build-module.sh [KERNEL...]     (default: 6.12 6.1 7.3)
+# usage: build-module.sh [KERNEL...]     (default: 6.12 6.1 7.3 scx)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 

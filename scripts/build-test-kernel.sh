@@ -13,16 +13,30 @@
 #   DIR/release    its `uname -r`
 # With --probe it only prints DIR when the kernel is already built, and
 # fails otherwise.
-# usage: build-test-kernel.sh [--probe] [VERSION]
+#
+# With --scx it builds the sched_ext test kernel instead (scx-kernel.config:
+# BPF, BTF, SCHED_CLASS_EXT, lockdep; no KASAN) and the kernel's example
+# schedulers from its tools/sched_ext with clang-19, bpftool and libbpf
+# from the same tree, cached beside it:
+#   DIR/scx/bin    scx_simple, scx_qmap, scx_central, scx_flatcg, and
+#                  scx_ktp_fail (tests/scx: a scheduler that fails on purpose)
+# usage: build-test-kernel.sh [--probe] [--scx] [VERSION]
 set -euo pipefail
-probe=
-[ "${1-}" = --probe ] && { probe=1; shift; }
+probe= scx=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--probe) probe=1; shift ;;
+	--scx) scx=1; shift ;;
+	*) break ;;
+	esac
+done
 version=${1:-7.3}
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=scripts/lib.sh
 . "$here/lib.sh"
 fragment=$here/debug-kernel.config
+[ -z "$scx" ] || fragment=$here/scx-kernel.config
 cache=$(cache_root)
 jobs=${JOBS:-$(nproc)}
 
@@ -89,4 +103,42 @@ build() {
 }
 # Two `make check` runs at once: the second waits for the first's build.
 cache_build "$cache/.kernel-build.lock" "$out/.done" build
+
+# The example schedulers that the sched_ext tests load, and the tests' own
+# (tests/scx: one that fails on purpose), built in the kernel's
+# tools/sched_ext as its examples are. Their own marker (DIR/scx/.done),
+# keyed by the compiler and the tests' sources: either changed rebuilds
+# them, not the kernel.
+schedulers="scx_simple scx_qmap scx_central scx_flatcg scx_ktp_fail"
+scx_key() {
+	{ clang-19 --version | head -n 1; cat "$here"/../tests/scx/*; } | sha256sum | cut -c1-16
+}
+build_schedulers() {
+	local s start
+	start=$(date +%s)
+	say "building $schedulers with clang-19 (about 1 min)"
+	cp "$here"/../tests/scx/scx_ktp_fail.bpf.c "$here"/../tests/scx/scx_ktp_fail.c \
+		"$out/build/tools/sched_ext/"
+	# The tree's own bpftool, libbpf and vmlinux.h (from the vmlinux's
+	# BTF); LLVM=-19 names clang-19, llvm-strip-19 and ld.lld-19.
+	# shellcheck disable=SC2086
+	make -s -C "$out/build/tools/sched_ext" -j"$jobs" LLVM=-19 \
+		c-sched-targets="$schedulers" $schedulers >/dev/null
+	mkdir -p "$out/scx/bin"
+	for s in $schedulers; do
+		cp "$out/build/tools/sched_ext/build/bin/$s" "$out/scx/bin/$s"
+	done
+	scx_key >"$out/scx/.done"
+	say "schedulers built in $(( $(date +%s) - start )) s"
+}
+if [ -n "$scx" ]; then
+	if [ -f "$out/scx/.done" ] && [ "$(cat "$out/scx/.done")" != "$(scx_key)" ]; then
+		rm -f "$out/scx/.done"
+	fi
+	if [ -n "$probe" ]; then
+		[ -f "$out/scx/.done" ] || exit 1
+	else
+		cache_build "$cache/.kernel-build.lock" "$out/scx/.done" build_schedulers
+	fi
+fi
 echo "$out"

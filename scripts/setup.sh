@@ -34,6 +34,11 @@ base_pkgs=(
 	# vm/fuse-file: its FUSE daemon (tests/tools/fuse-gate, libfuse3) and
 	# libfuse's mount helper (fusermount3)
 	libfuse3-dev fuse3
+	# the sched_ext test kernel (build-test-kernel.sh --scx): BTF by
+	# pahole; the kernel's example schedulers by clang-19 (their
+	# documented minimum is 16; bookworm's clang is 14), bpftool and
+	# libbpf from the same tree (libelf, zlib, zstd)
+	dwarves clang-19 llvm-19 lld-19 libzstd-dev
 )
 if [ "${1:-}" = --bench ]; then
 	base_pkgs+=(lttng-tools babeltrace2)

@@ -73,7 +73,7 @@ run_suite() {
 	fuzz) tests/fuzz/run.sh --seconds "${FUZZ_SECONDS:-20}" ;;
 	vm)
 		# shellcheck disable=SC2046
-		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 7.3}; do printf -- '--kernel %s ' "$k"; done)
+		tests/vm/run.sh $(for k in ${KERNELS:-6.12 6.1 7.3 scx}; do printf -- '--kernel %s ' "$k"; done)
 		;;
 	vng) tests/vng/run.sh ;;
 	*) result_fail "suite/$1: unknown suite" ;;

@@ -326,11 +326,52 @@ ceiling_step() {	# RATE
 	echo "$line" | awk '{ exit ($6 + $8 > 0) }'
 }
 
+# sched_ext (the scx kernel, SCX_BIN its schedulers): the handoff workload
+# under scx_simple, without a tracer, with ktprof's sched events, and with
+# its scx group too (task state at every switch and waking, DSQ inserts
+# and removals): "scx MODE TRACER NS_PER_HANDOFF SCHED_EVENTS BYTES".
+run_ktprof_scx() {
+	local line
+	unload_module
+	load_module events=sched,scx samples=none n_subbufs=64
+	line=$(run_ktprof)
+	unload_module
+	load_module events=sched samples=none n_subbufs=64
+	echo "$line"
+}
+
+scx() {
+	local mode round tracer p s
+	[ -x "${SCX_BIN:-}/scx_simple" ] || fail "SCX_BIN=${SCX_BIN:-} has no scx_simple"
+	"$SCX_BIN/scx_simple" >"$out/scx_simple.out" 2>&1 &
+	p=$!
+	for round in $(seq 100); do
+		read -r s </sys/kernel/sched_ext/state
+		[ "$s" = enabled ] && break
+		sleep 0.1
+	done
+	[ "$s" = enabled ] || fail "scx_simple did not enable: $(cat "$out/scx_simple.out")"
+	load_module events=sched samples=none n_subbufs=64
+	for mode in yield futex; do
+		# SCHED_OTHER: on the ext class, which scx_simple takes whole.
+		WL=("$WORKLOADS/handoff" -m "$mode" -n "$HANDOFFS" -o)
+		run_workload >/dev/null
+		for round in $(seq "$ROUNDS"); do
+			for tracer in none ktprof ktprof_scx; do
+				echo "scx $mode $tracer $(run_${tracer})"
+			done
+		done
+	done
+	unload_module
+	kill -INT "$p"
+	wait "$p"
+}
+
 CEILING_START=${CEILING_START:-25000}
 CEILING_SECS=${CEILING_SECS:-1}
 CEILING_STEPS=${CEILING_STEPS:-2}
 case "$mode" in
-overhead|flood|ceiling) "$mode" ;;
-*) fail "usage: guest.sh overhead|flood|ceiling OUTDIR" ;;
+overhead|flood|ceiling|scx) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood|ceiling|scx OUTDIR" ;;
 esac
 echo "done"

@@ -21,6 +21,9 @@
 #         rounds beside the others (Debian's lttng-modules: trixie's for
 #         6.12, bookworm's for 6.1; scripts/lttng-modules.sh), its events
 #         counted on the host with babeltrace2
+#   VM    (the sched_ext kernel) the handoff workload on the ext class
+#         under scx_simple: ktprof's sched events alone and with the scx
+#         group (tests/bench/guest.sh scx)
 #   VM+host  ktprof report against perf sched latency/timehist on the same
 #         recorded events (tests/bench/analysis.sh)
 # Figures go to stdout and build/bench/results.txt, as JSON to
@@ -162,6 +165,24 @@ if ko=$(lttng_for 6.1); then
 else
 	echo "(no LTTng rows on 6.1: lttng-modules does not build for it, above)"
 fi
+
+echo "== sched_ext (VM: the scx kernel, 1 vCPU, -icount): handoff under scx_simple"
+# What the scx group adds: task state at every switch and waking, a record
+# for every DSQ insert and removal (kprobes). Medians of the rounds.
+scx_bin=$(dirname "$("$top/scripts/kernels.sh" scx | cut -d' ' -f3)")/scx/bin
+guest scx scx 1 scx SCX_BIN="$scx_bin"
+awk '$1 == "scx" { k = $2 " " $3; n[k]++; ns[k, n[k]] = $4; ev[k] = $5; by[k] = $6 }
+function med(k,   i, j, t, a) { for (i = 1; i <= n[k]; i++) a[i] = ns[k, i]
+	for (i = 1; i <= n[k]; i++) for (j = i + 1; j <= n[k]; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return a[int((n[k] + 1) / 2)] }
+END { printf "%-6s %12s %12s %12s %14s %16s\n", "mode", "none ns/op", "sched", "sched,scx",
+	"scx adds/op", "scx bytes/op"
+	split("yield futex", m, " ")
+	for (i = 1; i <= 2; i++) { x = m[i]; a = med(x " none"); b = med(x " ktprof"); c = med(x " ktprof_scx")
+		printf "%-6s %12.1f %12.1f %12.1f %14.1f %16.1f\n", x, a, b, c, c - b,
+			(by[x " ktprof_scx"] - by[x " ktprof"]) / (2 * '"${HANDOFFS:-50000}"') } }' \
+	"$out/scx.txt" | tee "$out/scx-summary.txt"
+echo
 python3 "$top/tests/bench/summarize.py" --handoffs "${HANDOFFS:-50000}" \
 	--json "$out/bench.json" --svg-dir "$out" "${inputs[@]}"
 echo

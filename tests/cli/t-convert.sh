@@ -72,7 +72,7 @@ facts_of() {
 }
 [ "$(facts_of --view sched)" = "process switches thread wakeup_new wakings " ] ||
 	fail "--view sched: $(facts_of --view sched)"
-[ "$(facts_of --view threads)" = "slices " ] || fail "--view threads: $(facts_of --view threads)"
+[ "$(facts_of --view threads)" = "slice_args_with slices " ] || fail "--view threads: $(facts_of --view threads)"
 [ "$(facts_of --view samples)" = "frames_with samples " ] ||
 	fail "--view samples: $(facts_of --view samples)"
 [ "$(facts_of --view samples,sched)" = "frames_with process samples switches thread wakeup_new wakings " ] ||

@@ -69,6 +69,31 @@ for (px, w, _), ms in zip(parts, shares):
 print("critical path bar: %d parts, %.1f px" % (len(parts), x - float(parts[0][0])))
 EOF
 
+# sched_ext's DSQ depth plots of a known answer (tests/report/scx.scn): DSQ
+# 5's line steps through the depths of its six changes, its x the change's
+# time over the 10 us window (the plot from x 70 to 880).
+"$GEN" -t "$TOP/tests/report/scx.scn" -o "$T/scx.ktp" || fail "gen-capture -t scx failed"
+expect 0 'wrote' report --scx --html "$T/scx.html" "$T/scx.ktp"
+browse "$T/scx.html"
+/usr/bin/python3 "$TOP/tests/lib/html_check.py" "$T/scx.html.dom" 2 dsq-depth ||
+	fail "the sched_ext page lacks its DSQ depth plot"
+/usr/bin/python3 - "$T/scx.html.dom" <<'EOF' || fail "DSQ 5's depth plot is not the known answer"
+import re, sys
+dom = open(sys.argv[1]).read()
+fig = dom[dom.index('data-plot="dsq-depth"'):]
+fig = fig[:fig.index('</figure>')]
+pts = [tuple(map(float, p.split(','))) for p in
+       re.search(r'<polyline[^>]*points="([^"]*)"', fig).group(1).split()]
+times = [1100, 1300, 1500, 2000, 4800, 5000]
+assert len(pts) == 6, pts
+for (x, y), t in zip(pts, times):
+    assert abs(x - (70 + t / 10000 * 810)) < 0.2, (x, t)
+ys = sorted(set(y for _, y in pts))
+# Depth 2 highest (the smallest y), 0 lowest.
+assert len(ys) == 3 and [ys.index(y) for _, y in pts] == [1, 0, 1, 2, 1, 2], pts
+print("DSQ 5 depth: %d points" % len(pts))
+EOF
+
 # The off-CPU flame graph of a known answer (tests/report/offcpu.scn): the
 # 14 ms of sleeps with a stack, each blocking function's box as wide as its
 # time's share of the 880 px.

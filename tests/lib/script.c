@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/record.h"
 #include "script.h"
 
 #define MAX_WORDS 16
@@ -295,6 +296,87 @@ static int put_stack(struct script *s, const struct line *l, struct stream_write
 	return 0;
 }
 
+/*
+ * sched_ext: "scx_task pid= at=in|out|waking slice= weight= vtime=",
+ * "scx_dsq pid= dsq= nr= cpu= slice= [insert]" (dsq: global, local, or a
+ * number), "scx_op kind=enable|bypass|exit|event value= [name=]",
+ * "scx_dump line=WORD".
+ */
+static int put_scx(struct script *s, const struct line *l, struct stream_writer *w,
+		   uint64_t ts, const char *rec)
+{
+	static const char *const ats[] = { "out", "in", "waking" };
+	static const char *const kinds[] = { "", "enable", "bypass", "exit", "event" };
+	uint8_t buf[sizeof(struct ktp_scx_op) + 64] = { 0 };
+	const char *v, *name;
+	uint64_t a, b, c, d;
+	unsigned int i;
+
+	if (!strcmp(rec, "scx_task")) {
+		struct ktp_scx_task r = { 0 };
+
+		v = value(l, 3, "at");
+		for (i = 0; v && i < 3 && strcmp(v, ats[i]); i++)
+			;
+		if (!v || i == 3)
+			return bad(s, l, "scx_task wants at=in|out|waking");
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "slice", 0, 0, &b) ||
+		    num(s, l, "weight", 100, 0, &c) || num(s, l, "vtime", 0, 0, &d))
+			return -1;
+		r = (struct ktp_scx_task){ .pid = a, .slice = b, .weight = c, .dsq_vtime = d,
+					   .flags = 4 << 8 };
+		stream_writer_record(w, &r, KTP_REC_SCX_TASK, i, sizeof(r), ts);
+	} else if (!strcmp(rec, "scx_dsq")) {
+		struct ktp_scx_dsq r = { 0 };
+
+		v = value(l, 3, "dsq");
+		if (!v)
+			return bad(s, l, "scx_dsq wants dsq=");
+		r.dsq_id = !strcmp(v, "global") ? RECORD_DSQ_GLOBAL :
+			   !strcmp(v, "local") ? RECORD_DSQ_LOCAL : strtoull(v, NULL, 0);
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "nr", 0, 1, &b) ||
+		    num(s, l, "cpu", w->cpu, 0, &c) || num(s, l, "slice", 0, 0, &d))
+			return -1;
+		r.pid = a;
+		r.nr = b;
+		r.cpu = c;
+		r.slice = d;
+		stream_writer_record(w, &r, KTP_REC_SCX_DSQ,
+				     flag(l, 3, "insert") ? KTP_SCX_DSQ_INSERT : 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "scx_op")) {
+		struct ktp_scx_op r = { 0 };
+		size_t n;
+
+		v = value(l, 3, "kind");
+		for (i = 1; v && i < 5 && strcmp(v, kinds[i]); i++)
+			;
+		if (!v || i == 5)
+			return bad(s, l, "scx_op wants kind=enable|bypass|exit|event");
+		if (num(s, l, "value", 0, 0, &a))
+			return -1;
+		name = value(l, 3, "name");
+		n = name ? strlen(name) : 0;
+		if (n > 48)
+			return bad(s, l, "scx_op name= is too long");
+		r.value = (int64_t)a;
+		memcpy(buf, &r, sizeof(r));
+		memcpy(buf + sizeof(r), name ? name : "", n);
+		stream_writer_record(w, buf, KTP_REC_SCX_OP, i, (sizeof(r) + n + 4) & ~3u, ts);
+	} else {
+		struct ktp_scx_dump r = { 0 };
+		size_t n;
+
+		name = value(l, 3, "line");
+		n = name ? strlen(name) : 0;
+		if (n > 60)
+			return bad(s, l, "scx_dump line= is too long");
+		memcpy(buf, &r, sizeof(r));
+		memcpy(buf + sizeof(r), name ? name : "", n);
+		stream_writer_record(w, buf, KTP_REC_SCX_DUMP, 0, (sizeof(r) + n + 4) & ~3u, ts);
+	}
+	return 0;
+}
+
 /* A loss: the records of [last record, @ts) are dropped; a sub-buffer starts at @ts. */
 static int put_lost(struct script *s, const struct line *l, struct stream_writer *w,
 		    uint64_t ts)
@@ -410,6 +492,8 @@ static int put_record(struct script *s, const struct line *l, uint64_t ts, unsig
 		return put_stack(s, l, w, ts);
 	if (!strcmp(rec, "lost"))
 		return put_lost(s, l, w, ts);
+	if (!strncmp(rec, "scx_", 4))
+		return put_scx(s, l, w, ts, rec);
 	if (!strcmp(rec, "exec")) {
 		struct ktp_exec r = { 0 };
 		const char *file = value(l, 3, "file");

@@ -30,6 +30,10 @@
  *   ipi cpu= callback=  |  ipi cpus=0,2,3 callback=
  *   wq_start fn= work= | wq_end fn= work=
  *   sample pid= tid= k=ADDR,ADDR u=ADDR source=
+ *   scx_task pid= at=in|out|waking slice= weight= vtime=    sched_ext (-e scx)
+ *   scx_dsq pid= dsq=global|local|N nr= cpu= slice= [insert]
+ *   scx_op kind=enable|bypass|exit|event value= name=
+ *   scx_dump line=WORD
  *   lost n=              N records lost before T: a new sub-buffer at T says so
  *   skip n=              N sub-buffers overwritten before T (with lost n=)
  */

@@ -13,12 +13,15 @@ Facts (the same keys from both sources where both know them):
   wakings cpu=N COUNT       sched_waking events (compact or plain)
   wakeup_new cpu=N COUNT
   samples pid=P COUNT       CPU samples per process
+  counters track=NAME COUNT counter values on a track (a DSQ's depth,
+                            "DSQ local:1 depth": one per scx_dsq record)
 Trace only:
   thread tid=T pid=P NAME   process-tree threads (last name wins)
   process pid=P NAME
   slices tid=T COUNT        TrackEvent slices begun on thread T's track
   slices track=NAME COUNT   ... on the other tracks, by name
   frames_with FUNCTION      callstacks holding a frame of FUNCTION: COUNT
+  slice_args_with NAME      slice begins or ends with an argument NAME: COUNT
   slice_frames_with FUNCTION
                             slices (off-CPU sleeps, wakings) whose inline
                             callstack holds a frame of FUNCTION: COUNT
@@ -90,6 +93,11 @@ def trace_facts(path, proto):
             te = pkt.track_event
             if te.type == te.TYPE_SLICE_BEGIN:
                 facts["slices %s" % track_names.get(te.track_uuid, "track=?")] += 1
+            if te.type == te.TYPE_COUNTER:
+                facts["counters %s" % track_names.get(te.track_uuid, "track=?")] += 1
+            if te.type in (te.TYPE_SLICE_BEGIN, te.TYPE_SLICE_END):
+                for a in set(a.name for a in te.debug_annotations if a.name):
+                    facts["slice_args_with %s" % a] += 1
             if te.HasField("callstack"):
                 for f in set(fr.function_name for fr in te.callstack.frames):
                     facts["slice_frames_with %s" % f] += 1
@@ -121,6 +129,9 @@ def dump_facts(path, lo, hi):
                 facts["%s cpu=%d" % (key, r["cpu"])] += 1
             elif t == "sample":
                 facts["samples pid=%d" % r["pid"]] += 1
+            elif t == "scx_dsq":
+                dsq = r["dsq"] + (":%d" % r["task_cpu"] if r["dsq"] == "local" else "")
+                facts["counters track=DSQ %s depth" % dsq] += 1
     return ["%s %d" % (k, v) for k, v in facts.items()]
 
 

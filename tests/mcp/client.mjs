@@ -43,7 +43,8 @@ function ndjson(...args) {
 // The lists the server orders and cuts at `limit` (docs/mcp.md).
 const REPORT_LISTS = ['threads', 'processes', 'migrations.cpu_pairs', 'preemption.pairs',
 	'wakers.edges', 'critical_path.threads', 'irq.handlers', 'irq.ipis', 'findings', 'outliers.items',
-	'profile.processes', 'offcpu.functions', 'offcpu.stacks', 'offcpu.woken'];
+	'profile.processes', 'offcpu.functions', 'offcpu.stacks', 'offcpu.woken', 'scx.transitions',
+	'scx.phases', 'scx.dsqs', 'scx.threads', 'scx.events'];
 
 function getPath(o, path) {
 	return path.split('.').reduce((x, k) => (x === undefined || x === null ? undefined : x[k]), o);
@@ -106,7 +107,7 @@ function sameDocument(got, want, limit, lists, orders, what) {
 
 const DEFAULT_ORDERS = { processes: 'runtime_ns', 'irq.handlers': 'self_ns', 'irq.ipis': 'sent',
 	'critical_path.threads': 'offcpu_ns', 'offcpu.functions': 'ns', 'offcpu.stacks': 'ns',
-	'offcpu.woken': 'ns' };
+	'offcpu.woken': 'ns', 'scx.dsqs': 'inserts', 'scx.threads': 'runtime_ns' };
 
 // --- The session ---
 
@@ -130,7 +131,7 @@ const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_a
 	'run_all_analyzers', 'analyze_cpu_utilization', 'analyze_process_runtime',
 	'analyze_wakeup_latency', 'analyze_task_states', 'analyze_migrations',
 	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
-	'analyze_offcpu', 'find_scheduling_bottlenecks',
+	'analyze_offcpu', 'analyze_dsq', 'find_scheduling_bottlenecks',
 	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
 for (const t of tools) {
@@ -222,6 +223,7 @@ const analyses = [
 	['analyze_wakers', ['--wakers'], {}],
 	['analyze_critical_path', ['--critical-path'], {}],
 	['analyze_offcpu', ['--offcpu'], {}],
+	['analyze_dsq', ['--scx'], {}],
 	['find_scheduling_bottlenecks', ['--findings'], {}],
 	['detect_outliers', ['--outliers'], {}],
 	['get_profile', ['--profile'], {}],

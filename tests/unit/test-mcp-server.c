@@ -254,10 +254,10 @@ UNIT_TEST(tools_list)
 	struct mcp_server *s = started();
 	json_object *o = rpc(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
 	json_object *tools = at(o, "result.tools"), *names = NULL;
-	unsigned int i, n = json_object_array_length(tools), offcpu = 0;
+	unsigned int i, n = json_object_array_length(tools), offcpu = 0, dsq = 0;
 	int r;
 
-	CHECK_EQ(n, 20);
+	CHECK_EQ(n, 21);
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tools, i);
 
@@ -268,8 +268,10 @@ UNIT_TEST(tools_list)
 		if (!strcmp(str_at(t, "name"), "find_scheduling_bottlenecks"))
 			names = at(t, "inputSchema.properties.thresholds.propertyNames.enum");
 		offcpu += !strcmp(str_at(t, "name"), "analyze_offcpu");
+		dsq += !strcmp(str_at(t, "name"), "analyze_dsq");
 	}
 	CHECK_EQ(offcpu, 1);
+	CHECK_EQ(dsq, 1);
 	/* The threshold names are the report's rules, and min-samples. */
 	CHECK_EQ(json_object_array_length(names), findings_nr_rules() + 1);
 	for (r = 0; r < (int)findings_nr_rules(); r++)

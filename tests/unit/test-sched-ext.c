@@ -32,14 +32,25 @@ UNIT_TEST(read_sysfs)
 	mkdir(sub, 0755);
 	put(dir, "root/ops", "scx_simple\n");
 	put(dir, "enable_seq", "3\n");
+	put(dir, "switch_all", "1\n");
+	put(dir, "root/events", "SCX_EV_SELECT_CPU_FALLBACK 7\nSCX_EV_DISPATCH_KEEP_LAST 12\n"
+	    "SCX_EV_KEEP 4\n");
 	CHECK_EQ(sched_ext_read(dir, &s), 0);
 	CHECK(s.present);
 	CHECK_STR(s.state, "enabled");
 	CHECK_STR(s.ops, "scx_simple");
 	CHECK_EQ(s.enable_seq, 3);
+	CHECK_EQ(s.switch_all, 1);
+	/* An event by its whole name: SCX_EV_KEEP is not SCX_EV_KEEP_LAST's prefix match. */
+	CHECK_EQ(sched_ext_event(&s, "SCX_EV_DISPATCH_KEEP_LAST"), 12);
+	CHECK_EQ(sched_ext_event(&s, "SCX_EV_SELECT_CPU_FALLBACK"), 7);
+	CHECK_EQ(sched_ext_event(&s, "SCX_EV_KEEP"), 4);
+	CHECK_EQ(sched_ext_event(&s, "SCX_EV_DISPATCH"), -1);
 	CHECK_STR(sched_ext_str(&s, buf, sizeof(buf)), "enabled (scx_simple)");
 	/* Nothing loaded: no ops. */
 	snprintf(sub, sizeof(sub), "%s/root/ops", dir);
+	unlink(sub);
+	snprintf(sub, sizeof(sub), "%s/root/events", dir);
 	unlink(sub);
 	put(dir, "state", "disabled\n");
 	CHECK_EQ(sched_ext_read(dir, &s), 0);

@@ -192,3 +192,48 @@ kv() {
 if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1-}" = unload ]; then
 	unload_module
 fi
+
+# sched_ext (the scx test kernel). The example schedulers and the tests'
+# own are in the kernel's cache directory (scripts/build-test-kernel.sh
+# --scx): a test's prepare() notes where (scx_note_bin), the guest reads it.
+scx_note_bin() {
+	local kdir
+	kdir=$("$KTPROF_TOP/scripts/kernels.sh" scx | cut -d' ' -f3) || fail "no scx kernel"
+	mkdir -p "$KTPROF_PREP"
+	echo "${kdir%/build}/scx/bin" >"$KTPROF_PREP/scx_bin"
+}
+
+scx_bin() { cat "$KTPROF_PREP/scx_bin"; }
+
+# Wait until /sys/kernel/sched_ext/state says STATE (and, with NAME, the
+# scheduler is NAME): at most 30 s.
+scx_wait() {
+	local state=$1 name=${2-} i s ops
+	for ((i = 0; i < 300; i++)); do
+		read -r s </sys/kernel/sched_ext/state
+		ops=
+		[ -r /sys/kernel/sched_ext/root/ops ] && read -r ops </sys/kernel/sched_ext/root/ops
+		[ "$s" = "$state" ] && { [ -z "$name" ] || [ "$ops" = "$name" ]; } && return 0
+		nap 0.1
+	done
+	return 1
+}
+
+# Start scheduler NAME (a file in scx_bin) with ARGS, its output in
+# $KTPROF_TEST_OUT/NAME.out; wait until the kernel says it is enabled.
+scx_start() {
+	local name=$1 ops=${1#scx_}
+	shift
+	scx_wait disabled || fail "a BPF scheduler is still loaded"
+	"$(scx_bin)/$name" "$@" >"$KTPROF_TEST_OUT/$name.out" 2>&1 &
+	scx_pid=$!
+	scx_wait enabled "$ops" ||
+		fail "$name did not enable: $(tail -n 20 "$KTPROF_TEST_OUT/$name.out")"
+}
+
+# Stop the scheduler scx_start started; wait until sched_ext is disabled.
+scx_stop() {
+	kill -INT "$scx_pid" 2>/dev/null
+	wait "$scx_pid"
+	scx_wait disabled || fail "sched_ext did not go back to disabled"
+}

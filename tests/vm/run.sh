@@ -8,11 +8,12 @@
 # the VM, on the files the guest left.
 #
 # usage: tests/vm/run.sh [--kernel NAME]... [TEST...]
-#   NAME: 6.12, 6.1, 7.3, debug-X.Y (default: 6.12 6.1 7.3); TEST: a name like
-#   load-unload or a path to tests/vm/t-load-unload.sh (default: all)
+#   NAME: 6.12, 6.1, 7.3, debug-X.Y, scx (default: 6.12 6.1 7.3 scx); TEST: a
+#   name like load-unload or a path to tests/vm/t-load-unload.sh (default: all)
 #
 # Test headers (comment lines in the test script):
-#   # kernels: 6.12 7.3        only on these kernels (default: all)
+#   # kernels: 6.12 7.3        only on these kernels (default: all but scx,
+#                              which runs only the tests that name it)
 #   # vm-args: --cpus 4        boot options; tests with equal options share
 #                              one boot
 #   # timeout: 1500            seconds the test may take in the guest
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
 	*) tests+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1 7.3)
+[ ${#kernels[@]} -gt 0 ] || kernels=(6.12 6.1 7.3 scx)
 if [ ${#tests[@]} -eq 0 ]; then
 	tests=("$top"/tests/vm/t-*.sh)
 else
@@ -262,6 +263,9 @@ for kernel in "${kernels[@]}"; do
 		if [ -n "$ks" ] && ! [[ " $ks " == *" $kernel "* ]]; then
 			continue
 		fi
+		# The sched_ext kernel is there for the sched_ext tests: the
+		# rest run on the debug kernel built from the same source.
+		[ "$kernel" != scx ] || [ -n "$ks" ] || continue
 		# vm-run's defaults said out loud ("--cpus 2", "--append
 		# nohz=off") share a boot with the tests that leave them unsaid.
 		args=$(header "$t" vm-args |

@@ -11,7 +11,10 @@
  * tracer's cost for those events. Needs root (SCHED_FIFO) and an
  * unthrottled RT class (sched_rt_runtime_us = -1) for runs near 1 s.
  *
- * usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU]
+ * With -o the threads are SCHED_OTHER instead (what a BPF scheduler in
+ * sched_ext's switch-all mode schedules: the scx benchmark).
+ *
+ * usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,9 +75,9 @@ int main(int argc, char **argv)
 	pthread_t t[2];
 	cpu_set_t cpus;
 	uint64_t t0, t1;
-	int opt, cpu = 0, i, err;
+	int opt, cpu = 0, i, err, policy = SCHED_FIFO;
 
-	while ((opt = getopt(argc, argv, "m:n:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:n:c:o")) != -1) {
 		if (opt == 'm' && !strcmp(optarg, "yield"))
 			fn = yielder;
 		else if (opt == 'm' && !strcmp(optarg, "futex"))
@@ -83,8 +86,10 @@ int main(int argc, char **argv)
 			handoffs = atol(optarg);
 		else if (opt == 'c')
 			cpu = atoi(optarg);
+		else if (opt == 'o')
+			policy = SCHED_OTHER;
 		else {
-			fprintf(stderr, "usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU]\n");
+			fprintf(stderr, "usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]\n");
 			return 2;
 		}
 	}
@@ -93,13 +98,14 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&start, NULL, 3);
 	pthread_attr_init(&attr);
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
-	pthread_attr_setschedparam(&attr, &sp);
+	pthread_attr_setschedpolicy(&attr, policy);
+	if (policy == SCHED_FIFO)
+		pthread_attr_setschedparam(&attr, &sp);
 	pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
 	for (i = 0; i < 2; i++) {
 		err = pthread_create(&t[i], &attr, fn, (void *)(intptr_t)i);
 		if (err) {
-			fprintf(stderr, "handoff: SCHED_FIFO thread: %s\n", strerror(err));
+			fprintf(stderr, "handoff: thread: %s\n", strerror(err));
 			return 1;
 		}
 	}

@@ -16,6 +16,11 @@ static Ktprof__SchedExt *sched_ext_msg(const struct sched_ext *s, Ktprof__SchedE
 	m->ops = (char *)s->ops;
 	m->enable_seq = s->enable_seq;
 	m->has_enable_seq = 1;
+	m->events = (char *)s->events;
+	m->switch_all = s->switch_all;
+	m->has_switch_all = 1;
+	m->nr_rejected = s->nr_rejected;
+	m->has_nr_rejected = 1;
 	return m;
 }
 
@@ -52,6 +57,7 @@ int capture_meta_write(struct capture_writer *w,
 	cm.samples = (char *)m->samples;
 	cm.counters = (char *)m->counters;
 	cm.stacks = (char *)m->stacks;
+	cm.scx_hooks = (char *)m->scx_hooks;
 	cm.recorder = (char *)info->recorder;
 	cm.options = (char **)info->options;
 	cm.n_options = info->nr_options;

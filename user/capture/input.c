@@ -40,6 +40,9 @@ static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
 	snprintf(s->state, sizeof(s->state), "%s", m->state ? m->state : "");
 	snprintf(s->ops, sizeof(s->ops), "%s", m->ops ? m->ops : "");
 	s->enable_seq = m->enable_seq;
+	snprintf(s->events, sizeof(s->events), "%s", m->events ? m->events : "");
+	s->switch_all = m->switch_all;
+	s->nr_rejected = m->nr_rejected;
 }
 
 static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
@@ -71,6 +74,7 @@ static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
 	snprintf(m->counters, sizeof(m->counters), "%s",
 		 cm->counters ? cm->counters : "");
 	snprintf(m->stacks, sizeof(m->stacks), "%s", cm->stacks ? cm->stacks : "");
+	snprintf(m->scx_hooks, sizeof(m->scx_hooks), "%s", cm->scx_hooks ? cm->scx_hooks : "");
 }
 
 static int open_capture(struct input *in, const char *path, struct error *err)

@@ -29,6 +29,26 @@ static int read_line(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
+/* All of @dir/@name (bounded by @len) into @buf; 0 or -errno. */
+static int read_text(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	while (off + 1 < len && (n = read(fd, buf + off, len - 1 - off)) > 0)
+		off += n;
+	close(fd);
+	buf[off] = '\0';
+	return 0;
+}
+
 int sched_ext_read(const char *dir, struct sched_ext *s)
 {
 	char seq[32] = "";
@@ -46,7 +66,24 @@ int sched_ext_read(const char *dir, struct sched_ext *s)
 	read_line(dir, "root/ops", s->ops, sizeof(s->ops));
 	if (!read_line(dir, "enable_seq", seq, sizeof(seq)))
 		s->enable_seq = strtoull(seq, NULL, 10);
+	if (!read_line(dir, "switch_all", seq, sizeof(seq)))
+		s->switch_all = strtoul(seq, NULL, 10);
+	if (!read_line(dir, "nr_rejected", seq, sizeof(seq)))
+		s->nr_rejected = strtoull(seq, NULL, 10);
+	/* Only while a scheduler is loaded (7.x; 6.12 has none). */
+	read_text(dir, "root/events", s->events, sizeof(s->events));
 	return 0;
+}
+
+int64_t sched_ext_event(const struct sched_ext *s, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = s->events; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return strtoll(p + n + 1, NULL, 10);
+	return -1;
 }
 
 static void take(char *dst, size_t len, const char *v, size_t n)

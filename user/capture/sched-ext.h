@@ -15,7 +15,13 @@ struct sched_ext {
 	char state[32];		/* "enabled", "disabled", "enabling", ... */
 	char ops[64];		/* the running scheduler, "" when none */
 	uint64_t enable_seq;	/* schedulers enabled since boot */
+	char events[2048];	/* root/events: "SCX_EV_NAME N" lines; "" if none */
+	unsigned int switch_all;	/* every task on the ext class */
+	uint64_t nr_rejected;	/* tasks refused SCHED_EXT */
 };
+
+/* Event counter @name ("SCX_EV_...") in @s->events; -1 when absent. */
+int64_t sched_ext_event(const struct sched_ext *s, const char *name);
 
 /* Read @dir ("/sys/kernel/sched_ext"); absent: present = 0. 0 or -errno. */
 int sched_ext_read(const char *dir, struct sched_ext *s);

@@ -30,6 +30,7 @@ struct record_opts {
 	const char *output;
 	uint64_t duration_ns;		/* 0: until CMD exits or a signal */
 	uint32_t events;
+	int scx_named;		/* -e named scx: the kernel must have it */
 	const char *samples;
 	char samples_buf[256];		/* -S without its stack kinds */
 	uint32_t stacks;		/* KTP_STACKS_* of -S */
@@ -57,7 +58,8 @@ enum {
 static const struct opt record_opts_table[] = {
 	{ "output", 'o', "FILE", "capture file (default ktprof.ktp, mode 0600)" },
 	{ "duration", 'd', "DUR", "stop after DUR (500ms, 10s, 2m)" },
-	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq or all (default all)" },
+	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq,scx or all (default all: "
+	  "each group this kernel has)" },
 	{ "samples", 'S', "SPECS", "sample sources EVENT[@NHz|@period=N],... or none\n"
 		"(default cpu-clock@999hz; cycles, instructions,\n"
 		"cache-misses, branch-misses, task-clock, rNNNN),\n"
@@ -179,6 +181,19 @@ static int take_samples(struct record_opts *o, const char *arg)
 }
 
 /* One option of the table: 0, or 2 after saying what is wrong. */
+/* Whether the -e list names the scx group itself (not through "all"). */
+static int names_scx(const char *list)
+{
+	size_t n;
+
+	for (; *list; list += n + (list[n] == ',')) {
+		n = strcspn(list, ",");
+		if (n == 3 && !strncmp(list, "scx", 3))
+			return 1;
+	}
+	return 0;
+}
+
 static int take_opt(struct record_opts *o, int key, char *arg)
 {
 	char *end;
@@ -193,7 +208,8 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		return 0;
 	case 'e':
 		if (meta_parse_events(arg, &o->events) || !o->events)
-			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq or all", arg);
+			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq,scx or all", arg);
+		o->scx_named = names_scx(arg);
 		return 0;
 	case 'S':
 		return take_samples(o, arg);
@@ -529,6 +545,7 @@ static int record_session(struct control_client *ctl, const struct record_opts *
 	struct recorder_config cfg = {
 		.debugfs_dir = "/sys/kernel/debug/ktprof",
 		.sched_ext_dir = "/sys/kernel/sched_ext",
+		.require_scx = o->scx_named,
 	};
 	char *options[32 + KTP_MAX_SAMPLE_PIDS];
 	unsigned int nr_options, i;

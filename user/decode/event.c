@@ -31,6 +31,10 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_FILE] = sizeof(struct ktp_file) + 4,
 	[KTP_REC_THROTTLE] = sizeof(struct ktp_throttle),
 	[KTP_REC_STACK] = sizeof(struct ktp_stack),
+	[KTP_REC_SCX_TASK] = sizeof(struct ktp_scx_task),
+	[KTP_REC_SCX_DSQ] = sizeof(struct ktp_scx_dsq),
+	[KTP_REC_SCX_OP] = sizeof(struct ktp_scx_op) + 4,
+	[KTP_REC_SCX_DUMP] = sizeof(struct ktp_scx_dump) + 4,
 };
 
 unsigned int event_min_size(unsigned int type)

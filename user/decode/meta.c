@@ -7,7 +7,7 @@
 #include "decode/meta.h"
 #include "ktprof_abi.h"
 
-static const char *const group_names[] = { "sched", "irq", "softirq", "ipi", "wq" };
+static const char *const group_names[] = { "sched", "irq", "softirq", "ipi", "wq", "scx" };
 
 const char *meta_events_str(uint32_t events, char *buf, unsigned int len)
 {
@@ -130,6 +130,8 @@ static int parse_line(struct meta *m, const char *key, const char *v,
 		copy_str(m->counters, sizeof(m->counters), v);
 	} else if (!strcmp(key, "stacks")) {
 		copy_str(m->stacks, sizeof(m->stacks), v);
+	} else if (!strcmp(key, "scx_hooks")) {
+		copy_str(m->scx_hooks, sizeof(m->scx_hooks), v);
 	}
 	return 0;
 }

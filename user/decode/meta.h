@@ -23,6 +23,7 @@ struct meta {
 	char samples[256];	/* sample sources, "cpu-clock@999hz,..." */
 	char counters[256];	/* per-switch counters */
 	char stacks[64];	/* stacks at switches and wakings, "offcpu,waker" */
+	char scx_hooks[128];	/* sched_ext kprobes attached, "dsq_inc_nr,..." */
 };
 
 /*

@@ -45,6 +45,28 @@ int record_prio(uint8_t prio)
 	return prio == KTP_PRIO_DL ? -1 : prio;
 }
 
+/*
+ * A DSQ id as sched_ext spells its built-in ones (include/linux/sched/ext.h:
+ * bit 63 built-in, bit 62 local-on with a CPU), the scheduler's own in
+ * decimal.
+ */
+const char *record_dsq_name(uint64_t id, char *buf, unsigned int len)
+{
+	static const char *const builtin[] = { "invalid", "global", "local", "bypass",
+					       "reject", "rescue" };
+	uint64_t v = id & ~RECORD_DSQ_BUILTIN;
+
+	if (!(id & RECORD_DSQ_BUILTIN))
+		snprintf(buf, len, "%" PRIu64, id);
+	else if (id & RECORD_DSQ_LOCAL_ON)
+		snprintf(buf, len, "local_on:%" PRIu64, id & 0xffffffffu);
+	else if (v < sizeof(builtin) / sizeof(builtin[0]))
+		snprintf(buf, len, "%s", builtin[v]);
+	else
+		snprintf(buf, len, "builtin:%#" PRIx64, v);
+	return buf;
+}
+
 #define REC(type, var, ev) \
 	type var; memcpy(&var, (ev)->rec, sizeof(var))
 
@@ -306,6 +328,47 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 			s->s64(ctx, "ret", r.ret);
 		break;
 	}
+	case KTP_REC_SCX_TASK: {
+		static const char *const at[] = { "switch_out", "switch_in", "waking" };
+		REC(struct ktp_scx_task, r, ev);
+
+		s->u64(ctx, "pid", r.pid);
+		s->str(ctx, "at", ev->flags < 3 ? at[ev->flags] : "?");
+		s->u64(ctx, "slice", r.slice);
+		s->u64(ctx, "weight", r.weight);
+		s->u64(ctx, "dsq_vtime", r.dsq_vtime);
+		s->hex(ctx, "flags", r.flags);
+		break;
+	}
+	case KTP_REC_SCX_DSQ: {
+		REC(struct ktp_scx_dsq, r, ev);
+		char name[40];
+
+		s->str(ctx, "op", ev->flags & KTP_SCX_DSQ_INSERT ? "insert" : "remove");
+		s->u64(ctx, "pid", r.pid);
+		s->str(ctx, "dsq", record_dsq_name(r.dsq_id, name, sizeof(name)));
+		s->hex(ctx, "dsq_id", r.dsq_id);
+		s->u64(ctx, "nr", r.nr);
+		s->u64(ctx, "task_cpu", r.cpu);
+		if (ev->flags & KTP_SCX_DSQ_INSERT)
+			s->hex(ctx, "enq_flags", r.enq_flags);
+		s->u64(ctx, "slice", r.slice);
+		s->u64(ctx, "dsq_vtime", r.dsq_vtime);
+		break;
+	}
+	case KTP_REC_SCX_OP: {
+		static const char *const kinds[] = { "?", "enable", "bypass", "exit", "event" };
+		REC(struct ktp_scx_op, r, ev);
+
+		s->str(ctx, "op", ev->flags < 5 ? kinds[ev->flags] : "?");
+		s->s64(ctx, "value", r.value);
+		if (*((const char *)ev->rec + sizeof(r)))
+			s->str(ctx, "name", (const char *)ev->rec + sizeof(r));
+		break;
+	}
+	case KTP_REC_SCX_DUMP:
+		s->str(ctx, "line", (const char *)ev->rec + sizeof(struct ktp_scx_dump));
+		break;
 	case KTP_REC_IRQ_NAME: {
 		REC(struct ktp_irq_name, r, ev);
 		s->u64(ctx, "irq", r.irq);

@@ -43,6 +43,15 @@ static inline unsigned int record_switch_counters(const struct event *ev)
 	return ev->flags & KTP_SWITCH_COUNTERS;
 }
 
+/* sched_ext's DSQ id bits (include/linux/sched/ext.h, enum scx_dsq_id_flags). */
+#define RECORD_DSQ_BUILTIN (1ULL << 63)
+#define RECORD_DSQ_LOCAL_ON (1ULL << 62)
+#define RECORD_DSQ_GLOBAL (RECORD_DSQ_BUILTIN | 1)
+#define RECORD_DSQ_LOCAL (RECORD_DSQ_BUILTIN | 2)
+
+/* A DSQ id's name: "global", "local", "bypass", "local_on:3", or the number. */
+const char *record_dsq_name(uint64_t id, char *buf, unsigned int len);
+
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int record_prio(uint8_t prio);
 

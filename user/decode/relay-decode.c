@@ -135,6 +135,12 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_IRQ_NAME:
 		return memchr(p + sizeof(struct ktp_irq_name), 0,
 			      h->size - sizeof(struct ktp_irq_name)) != NULL;
+	case KTP_REC_SCX_OP:
+		return memchr(p + sizeof(struct ktp_scx_op), 0,
+			      h->size - sizeof(struct ktp_scx_op)) != NULL;
+	case KTP_REC_SCX_DUMP:
+		return memchr(p + sizeof(struct ktp_scx_dump), 0,
+			      h->size - sizeof(struct ktp_scx_dump)) != NULL;
 	case KTP_REC_FILE:
 		return memchr(p + sizeof(struct ktp_file), 0,
 			      h->size - sizeof(struct ktp_file)) != NULL &&
@@ -166,6 +172,8 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_SAMPLE:
 	case KTP_REC_STACK:
 	case KTP_REC_FILE:
+	case KTP_REC_SCX_OP:
+	case KTP_REC_SCX_DUMP:
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:
 		return 0;	/* handled by the caller */

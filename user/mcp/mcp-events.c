@@ -19,7 +19,8 @@ const char *const mcp_events_types[] = {
 	"subbuf", "time", "cpu", "task", "sched_switch", "sched_waking", "sched_migrate",
 	"fork", "exec", "exit", "free", "irq_entry", "irq_exit", "irq_name",
 	"softirq_entry", "softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",
-	"sample", "map", "file", "throttle", "stack", "lost", "garbage", NULL
+	"sample", "map", "file", "throttle", "stack", "scx_task", "scx_dsq", "scx_op",
+	"scx_dump", "lost", "garbage", NULL
 };
 
 _Static_assert(sizeof(mcp_events_types) / sizeof(mcp_events_types[0]) == KTP_REC_NR_TYPES + 2,

@@ -54,6 +54,11 @@ struct thr {
 	uint64_t wake_flow, preempt_flow;	/* to end on the next ONCPU */
 	uint64_t wq_func;	/* work being run, 0: none */
 	int asleep;		/* a sleep slice (its stack's) open */
+	/* sched_ext (-e scx): the DSQ it was last taken from, and the slice
+	 * it had at its switch-in, for its ONCPU slice's end. */
+	char scx_dsq[56];
+	uint64_t scx_slice;
+	int scx_on;		/* scx_slice is this ONCPU slice's */
 };
 
 struct cpu_state {
@@ -73,6 +78,8 @@ struct pf_threads {
 	int started;			/* the sequence's first packet is out */
 	char *counter_names[PF_MAX_COUNTERS];
 	unsigned int nr_counter_names;
+	struct u64_map dsqs;		/* DSQ key -> counter track index + 1 */
+	uint64_t nr_dsqs;
 	/* A callstack's frame names, while its event is built. */
 	char frame_buf[TRACK_EVENT_MAX_FRAMES][128];
 	const char *frames[TRACK_EVENT_MAX_FRAMES];
@@ -91,6 +98,11 @@ static uint64_t process_uuid(uint32_t tgid, uint32_t gen)
 static uint64_t cpu_uuid(uint32_t cpu, unsigned int kind)
 {
 	return (3ull << 56) | ((uint64_t)cpu << 8) | kind;
+}
+
+static uint64_t dsq_uuid(uint64_t index)
+{
+	return (4ull << 56) | index;
 }
 
 static struct thr *get_thr(struct pf_threads *t, uint32_t tid)
@@ -369,6 +381,10 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 		track_event_str(&e, A_PREV_STATE, NULL, record_state_str(sw->prev_state, state,
 							     sizeof(state)));
 		track_event_bool(&e, A_PREEMPTED, NULL, sw->prev_state & KTP_STATE_PREEMPTED);
+		if (th->scx_on) {
+			track_event_str(&e, 0, "scx_dsq", th->scx_dsq[0] ? th->scx_dsq : "none");
+			track_event_uint(&e, 0, "scx_slice_ns", th->scx_slice);
+		}
 		for (i = 0; i < (sw->h.flags & KTP_SWITCH_COUNTERS) && i < PF_MAX_COUNTERS; i++) {
 			uint64_t v;
 
@@ -377,6 +393,7 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 				"counter", v);
 		}
 	}
+	th->scx_on = 0;
 	return track_event_emit(t, &e);
 }
 
@@ -766,6 +783,82 @@ static int on_softirq_exit(struct pf_threads *t, const struct event *ev)
 	return cpu_slice_close(t, ev, CT_SOFTIRQ, &t->cpus[ev->cpu].softirq_open);
 }
 
+/*
+ * sched_ext: a task's slice at its switch-in, shown with the DSQ it came
+ * from on its ONCPU slice (as args of the slice's end: the record follows
+ * the switch's).
+ */
+static int on_scx_task(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_scx_task r;
+	struct thr *th;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (ev->flags != KTP_SCX_AT_SWITCH_IN || !(th = u64_map_get(&t->threads, r.pid)) ||
+	    !th->open)
+		return 0;
+	th->scx_on = 1;
+	th->scx_slice = r.slice;
+	return 0;
+}
+
+/* A DSQ's counter track, described at its first change. */
+static int dsq_track(struct pf_threads *t, const struct ktp_scx_dsq *r, uint64_t *uuid)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+	int local = r->dsq_id == RECORD_DSQ_LOCAL;
+	uint64_t key = local ? RECORD_DSQ_BUILTIN | RECORD_DSQ_LOCAL_ON | r->cpu : r->dsq_id;
+	uintptr_t i = (uintptr_t)u64_map_get(&t->dsqs, key);
+	char id[40], name[64];
+
+	if (i) {
+		*uuid = dsq_uuid(i);
+		return 0;
+	}
+	i = ++t->nr_dsqs;
+	if (u64_map_put(&t->dsqs, key, (void *)i))
+		return -ENOMEM;
+	record_dsq_name(r->dsq_id, id, sizeof(id));
+	if (local)
+		snprintf(name, sizeof(name), "DSQ %s:%u depth", id, r->cpu);
+	else
+		snprintf(name, sizeof(name), "DSQ %s depth", id);
+	d.has_uuid = 1;
+	d.uuid = *uuid = dsq_uuid(i);
+	d.name = name;
+	cd.has_unit = 1;
+	cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
+	d.counter = &cd;
+	return emit_descriptor(t, &d);
+}
+
+/* Into or out of a DSQ: its depth on its counter track. */
+static int on_scx_dsq(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_scx_dsq r;
+	struct track_event e;
+	struct thr *th;
+	uint64_t uuid;
+	int ret;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!(ev->flags & KTP_SCX_DSQ_INSERT) && (th = u64_map_get(&t->threads, r.pid))) {
+		char id[40];
+
+		record_dsq_name(r.dsq_id, id, sizeof(id));
+		if (r.dsq_id == RECORD_DSQ_LOCAL)
+			snprintf(th->scx_dsq, sizeof(th->scx_dsq), "%s:%u", id, r.cpu);
+		else
+			snprintf(th->scx_dsq, sizeof(th->scx_dsq), "%s", id);
+	}
+	if ((ret = dsq_track(t, &r, &uuid)))
+		return ret;
+	track_event_init(&e, ev->ts, uuid, TRACK_EVENT_COUNTER);
+	e.counter = r.nr;
+	return track_event_emit(t, &e);
+}
+
 typedef int (*record_fn)(struct pf_threads *t, const struct event *ev);
 
 /* What each record type does to the view (the others do nothing). */
@@ -783,6 +876,8 @@ static const record_fn on_record[KTP_REC_NR_TYPES] = {
 	[KTP_REC_IPI_SEND] = on_ipi,
 	[KTP_REC_WQ_START] = on_wq_start,
 	[KTP_REC_WQ_END] = on_wq_end,
+	[KTP_REC_SCX_TASK] = on_scx_task,
+	[KTP_REC_SCX_DSQ] = on_scx_dsq,
 };
 
 static int threads_event(void *view, const struct event *ev)
@@ -807,6 +902,7 @@ static void *threads_create(struct convert_ctx *c)
 		return NULL;
 	t->c = c;
 	u64_map_init(&t->threads);
+	u64_map_init(&t->dsqs);
 	u64_map_init(&t->processes);
 	t->cpus = calloc(c->nr_cpus, sizeof(*t->cpus));
 	if (!t->cpus) {
@@ -852,6 +948,7 @@ static void threads_destroy(void *view)
 	while (u64_map_next(&t->threads, &i, &k, &v))
 		free(v);
 	u64_map_fini(&t->threads);
+	u64_map_fini(&t->dsqs);
 	u64_map_fini(&t->processes);
 	for (i = 0; i < t->nr_counter_names; i++)
 		free(t->counter_names[i]);

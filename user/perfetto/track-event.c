@@ -9,6 +9,7 @@
 static struct {
 	uint32_t pkt_ts, pkt_seq, pkt_flags, pkt_track_event;
 	uint32_t ev_ann, ev_type, ev_name_iid, ev_track, ev_name, ev_flows, ev_term, ev_stack;
+	uint32_t ev_counter;
 	uint32_t cs_frames, fr_name;
 	uint32_t an_name_iid, an_bool, an_uint, an_str, an_name;
 } fn;
@@ -34,6 +35,7 @@ static void resolve_fields(void)
 	fn.ev_flows = pb_field_number(e, "flow_ids");
 	fn.ev_term = pb_field_number(e, "terminating_flow_ids");
 	fn.ev_stack = pb_field_number(e, "callstack");
+	fn.ev_counter = pb_field_number(e, "counter_value");
 	fn.cs_frames = pb_field_number(cs, "frames");
 	fn.fr_name = pb_field_number(fr, "function_name");
 	fn.an_name_iid = pb_field_number(a, "name_iid");
@@ -64,7 +66,7 @@ static void encode_ann(struct pb_buf *b, const struct track_event_ann *a)
  * Fields by ascending number, as protobuf-c orders them: TracePacket
  * timestamp 8, sequence id 10, track_event 11, sequence_flags 13;
  * TrackEvent annotations 4, type 9, name_iid 10, track_uuid 11, name 23,
- * flows 47 and 48, callstack 55. (The unit test holds the bytes equal to
+ * counter_value 30, flows 47 and 48, callstack 55. (The unit test holds the bytes equal to
  * protobuf-c's.)
  */
 void track_event_encode(const struct track_event *e, struct pb_buf *out)
@@ -85,6 +87,9 @@ void track_event_encode(const struct track_event *e, struct pb_buf *out)
 	pb_uint(&b, fn.ev_track, e->track);
 	if (!e->name_iid && e->name)
 		pb_string(&b, fn.ev_name, e->name);
+	/* int64 on the wire as a varint of its two's complement. */
+	if (e->type == TRACK_EVENT_COUNTER)
+		pb_uint(&b, fn.ev_counter, (uint64_t)e->counter);
 	for (i = 0; i < e->nflows; i++)
 		pb_fixed64(&b, fn.ev_flows, e->flows[i]);
 	for (i = 0; i < e->nterm; i++)

@@ -19,7 +19,8 @@
 #define TRACK_EVENT_MAX_FRAMES 32
 #define TRACK_EVENT_MAX_BYTES (8192 + TRACK_EVENT_MAX_FRAMES * 136)
 
-enum track_event_type { TRACK_EVENT_SLICE_BEGIN = 1, TRACK_EVENT_SLICE_END = 2, TRACK_EVENT_INSTANT = 3 };
+enum track_event_type { TRACK_EVENT_SLICE_BEGIN = 1, TRACK_EVENT_SLICE_END = 2, TRACK_EVENT_INSTANT = 3,
+		       TRACK_EVENT_COUNTER = 4 };
 enum track_event_ann_kind { TRACK_EVENT_UINT, TRACK_EVENT_STR, TRACK_EVENT_BOOL };
 
 struct track_event_ann {
@@ -40,6 +41,7 @@ struct track_event {
 	unsigned int nann;
 	uint64_t flows[2], term[2];
 	unsigned int nflows, nterm;
+	int64_t counter;	/* TRACK_EVENT_COUNTER: the value */
 	/* A callstack, outermost frame first (names kept by the caller). */
 	const char *const *frames;
 	unsigned int nframes;

@@ -272,6 +272,9 @@ static int parse_meta(struct nlattr **a, void *arg)
 		m->clock_mono = get_u64(a, KTP_A_CLOCK_MONO);
 		m->clock_real = get_u64(a, KTP_A_CLOCK_REAL);
 		m->events = get_u32(a, KTP_A_EVENTS);
+		if (a[KTP_A_SCX_HOOKS])
+			snprintf(m->scx_hooks, sizeof(m->scx_hooks), "%s",
+				 nla_get_string(a[KTP_A_SCX_HOOKS]));
 		m->subbuf_size = get_u32(a, KTP_A_SUBBUF_SIZE);
 		m->n_subbufs = get_u32(a, KTP_A_N_SUBBUFS);
 		m->overwrite = a[KTP_A_OVERWRITE] ? nla_get_u8(a[KTP_A_OVERWRITE]) : 0;

@@ -278,6 +278,11 @@ int recorder_start(struct recorder *r)
 	/* What sched_ext ran: a missing or unreadable directory says nothing. */
 	if (r->cfg.sched_ext_dir)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_start);
+	if (r->cfg.require_scx && !r->scx_start.present)
+		return error_set(&r->err, -EOPNOTSUPP,
+				 "-e scx: this kernel has no sched_ext (%s absent; "
+				 "it needs CONFIG_SCHED_CLASS_EXT)",
+				 r->cfg.sched_ext_dir ? r->cfg.sched_ext_dir : "/sys/kernel/sched_ext");
 	ret = control_client_start(r->ctl, &r->cfg.session);
 
 	if (ret) {

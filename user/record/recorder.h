@@ -23,6 +23,7 @@ struct recorder_config {
 	char *const *options;		/* effective options, for the capture */
 	unsigned int nr_options;
 	int snapshots;			/* kallsyms, modules, maps (1: yes) */
+	int require_scx;		/* fail when the kernel has no sched_ext */
 };
 
 struct recorder_progress {

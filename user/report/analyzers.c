@@ -11,6 +11,7 @@
 #include "report/analyze-preempt.h"
 #include "report/analyze-profile.h"
 #include "report/analyze-runtime.h"
+#include "report/analyze-scx.h"
 #include "report/analyze-states.h"
 #include "report/analyze-wakers.h"
 #include "report/outliers.h"
@@ -27,6 +28,7 @@ const struct analyzer *const analyzers[] = {
 	&analyzer_critical_path,
 	&analyzer_offcpu,
 	&analyzer_irq,
+	&analyzer_scx,
 	&analyzer_outliers,
 	&analyzer_profile,
 };

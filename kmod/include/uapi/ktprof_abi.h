@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 2
+#define KTP_ABI_MINOR 3
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -67,6 +67,10 @@ enum ktp_rec_type {
 	KTP_REC_FILE,		/* struct ktp_file: a mapped file's path */
 	KTP_REC_THROTTLE,	/* struct ktp_throttle */
 	KTP_REC_STACK,		/* struct ktp_stack: an interned stack (minor 2) */
+	KTP_REC_SCX_TASK,	/* struct ktp_scx_task: sched_ext task state (minor 3) */
+	KTP_REC_SCX_DSQ,	/* struct ktp_scx_dsq: into or out of a DSQ (minor 3) */
+	KTP_REC_SCX_OP,		/* struct ktp_scx_op: scheduler transitions (minor 3) */
+	KTP_REC_SCX_DUMP,	/* struct ktp_scx_dump: a sched_ext dump line (minor 3) */
 	KTP_REC_NR_TYPES
 };
 
@@ -76,7 +80,8 @@ enum ktp_rec_type {
 	"sched_waking", "sched_migrate", "fork", "exec", "exit", "free", \
 	"irq_entry", "irq_exit", "irq_name", "softirq_entry",		\
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
-	"sample", "map", "file", "throttle", "stack",			\
+	"sample", "map", "file", "throttle", "stack", "scx_task",	\
+	"scx_dsq", "scx_op", "scx_dump",				\
 }
 
 /* Common header of every record. */
@@ -391,6 +396,85 @@ struct ktp_stack {
 	__u16 nr_user;
 } __ktp_packed;
 
+/* struct ktp_scx_task h.flags: where the state was read */
+enum ktp_scx_at {
+	KTP_SCX_AT_SWITCH_OUT = 0,	/* sched_switch, the task leaving */
+	KTP_SCX_AT_SWITCH_IN = 1,	/* sched_switch, the task coming in */
+	KTP_SCX_AT_WAKING = 2,		/* sched_waking and wakeup_new */
+};
+
+/*
+ * A task on the sched_ext class (task->scx) at a switch or a waking,
+ * written right after that SWITCH or WAKING record, on the same CPU:
+ * @slice is what is left of the slice the BPF scheduler gave (at a
+ * switch-in, what the task may run; at a switch-out, 0 when it ran out),
+ * @flags the kernel's scx_ent_flags (its task state in bits 8 and up).
+ */
+struct ktp_scx_task {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 weight;		/* p->scx.weight: 100 for nice 0 */
+	__u64 slice;		/* p->scx.slice, ns */
+	__u64 dsq_vtime;	/* p->scx.dsq_vtime */
+	__u32 flags;		/* p->scx.flags */
+	__u32 pad;
+} __ktp_packed;
+
+/* struct ktp_scx_dsq h.flags */
+#define KTP_SCX_DSQ_INSERT 0x01	/* into the DSQ; else out of it */
+
+/*
+ * A task into or out of a dispatch queue (DSQ), at the kernel's one
+ * place for each (the DSQ's count goes up or down there), whatever the
+ * path: BPF's inserts and moves, direct dispatch, consumption, dequeue.
+ * @dsq_id is the kernel's: SCX_DSQ_GLOBAL, SCX_DSQ_LOCAL (every CPU's
+ * local DSQ has that id: @cpu, the task's CPU, tells which) or the BPF
+ * scheduler's own. @nr is the DSQ's count after the change.
+ */
+struct ktp_scx_dsq {
+	struct ktp_hdr h;
+	__u64 dsq_id;
+	__u32 pid;
+	__u32 nr;
+	__u64 enq_flags;	/* insert: SCX_ENQ_*; else 0 */
+	__u64 slice;		/* insert: p->scx.slice given; else left */
+	__u64 dsq_vtime;	/* p->scx.dsq_vtime */
+	__u32 cpu;		/* task_cpu(p) */
+	__u32 pad;
+} __ktp_packed;
+
+/* struct ktp_scx_op h.flags: what happened to the BPF scheduler */
+enum ktp_scx_op_kind {
+	KTP_SCX_OP_ENABLE = 1,	/* enabling began (@value 0) */
+	KTP_SCX_OP_BYPASS = 2,	/* bypass mode on (@value 1) or off (0) */
+	KTP_SCX_OP_EXIT = 3,	/* it exits: @value the kernel's exit kind */
+	KTP_SCX_OP_EVENT = 4,	/* an event counter @name grew by @value */
+};
+
+/*
+ * The BPF scheduler's transitions and its event counters' changes (the
+ * sched_ext_exit and sched_ext_event tracepoints, kprobes where there is
+ * none). @name, NUL-terminated and padded to the size, is the event's
+ * ("SCX_EV_..."), empty for the others.
+ */
+struct ktp_scx_op {
+	struct ktp_hdr h;
+	__s64 value;
+	char name[];
+} __ktp_packed;
+
+#define KTP_SCX_LINE_MAX 256	/* dump line bytes kept, NUL included */
+
+/*
+ * One line of the debug dump a failing BPF scheduler leaves (the
+ * sched_ext_dump tracepoint; also SysRq-D's), NUL-terminated and padded
+ * to the size. Lines come in order on the CPU that dumps.
+ */
+struct ktp_scx_dump {
+	struct ktp_hdr h;
+	char line[];
+} __ktp_packed;
+
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
 enum ktp_stack_kind {
 	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
@@ -406,8 +490,9 @@ enum ktp_event_group {
 	KTP_EV_SOFTIRQ = 0x04,
 	KTP_EV_IPI = 0x08,
 	KTP_EV_WQ = 0x10,
+	KTP_EV_SCX = 0x20,	/* sched_ext: task state, DSQs, dumps (minor 3) */
 };
-#define KTP_EV_ALL 0x1f
+#define KTP_EV_ALL 0x3f
 
 /*
  * Generic netlink family "ktprof" (version 1). Every command needs
@@ -453,6 +538,7 @@ enum ktp_genl_attr {
 	KTP_A_SAMPLE_COMM,	/* string: keep samples of tasks with this comm */
 	KTP_A_STOP_WITH_OWNER,	/* flag: stop when the starting socket closes */
 	KTP_A_STACKS,		/* u32: KTP_STACKS_* (minor 2) */
+	KTP_A_SCX_HOOKS,	/* string: sched_ext hooks attached (minor 3, reply) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
@@ -518,6 +604,10 @@ KTP_ABI_SIZE(struct ktp_subbuf, 48);
 KTP_ABI_SIZE(struct ktp_time, 16);
 KTP_ABI_SIZE(struct ktp_cpu_mark, 32);
 KTP_ABI_SIZE(struct ktp_task, 44);
+KTP_ABI_SIZE(struct ktp_scx_task, 40);
+KTP_ABI_SIZE(struct ktp_scx_dsq, 56);
+KTP_ABI_SIZE(struct ktp_scx_op, 16);
+KTP_ABI_SIZE(struct ktp_scx_dump, 8);
 KTP_ABI_SIZE(struct ktp_switch, 20);
 KTP_ABI_SIZE(struct ktp_waking, 16);
 KTP_ABI_SIZE(struct ktp_migrate, 16);
