@@ -146,26 +146,35 @@ static const struct file_operations __name ## _fops = {			\
  * are kprobes on the two functions every insert and every removal passes
  * through, which the kernel does not export: v6.13..v7.x (the kfunc
  * renames, then "sched_ext: Move ... into kernel/sched/ext/") made them
- * dsq_inc_nr(dsq, p, enq_flags) and scx_task_unlink_from_dsq(p, dsq);
+ * dsq_inc_nr(dsq, p, enq_flags) and scx_task_unlink_from_dsq(p, dsq) by 7.0;
  * 6.12 has dispatch_enqueue(dsq, p, enq_flags) and task_unlink_from_dsq(p,
  * dsq), same argument order, the count not yet changed at their entry.
+ * The kernels between, whose names this was not checked against, get no
+ * kprobes (the capture's scx_hooks says which were attached).
  * The enable work item and scx_bypass() mark transitions the tracepoints
  * do not (sched_ext_exit and sched_ext_event came in v6.15 and v6.14).
  * Only the 7.3 names are tested (Debian's 6.12 has no sched_ext).
  */
 #if IS_ENABLED(CONFIG_SCHED_CLASS_EXT) && IS_ENABLED(CONFIG_KPROBES)
 #define KTP_HAVE_SCX 1
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0)
 #define KTP_SCX_INSERT_FN "dsq_inc_nr"
 #define KTP_SCX_REMOVE_FN "scx_task_unlink_from_dsq"
 #define KTP_SCX_ENABLE_FN "scx_root_enable_workfn"
 #define KTP_SCX_BYPASS_FN "scx_bypass"		/* (sch, bypass) */
 #define KTP_SCX_BYPASS_ARG 1
-#else
+#elif LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
 #define KTP_SCX_INSERT_FN "dispatch_enqueue"
 #define KTP_SCX_REMOVE_FN "task_unlink_from_dsq"
 #define KTP_SCX_ENABLE_FN "scx_ops_enable_workfn"
 #define KTP_SCX_BYPASS_FN "scx_ops_bypass"	/* (bypass) */
+#define KTP_SCX_BYPASS_ARG 0
+#else
+/* 6.13 to 6.19: names and signatures moved in between; not hooked. */
+#define KTP_SCX_INSERT_FN NULL
+#define KTP_SCX_REMOVE_FN NULL
+#define KTP_SCX_ENABLE_FN NULL
+#define KTP_SCX_BYPASS_FN NULL
 #define KTP_SCX_BYPASS_ARG 0
 #endif
 #else

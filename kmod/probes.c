@@ -23,6 +23,7 @@
 
 #include <trace/events/irq.h>
 #include <trace/events/ipi.h>
+#include <trace/events/power.h>
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
 #include <trace/events/workqueue.h>
@@ -423,6 +424,35 @@ static void ktp_probe_ipi_mask(void *data, const struct cpumask *mask,
 }
 #endif
 
+/*
+ * power:cpu_idle runs on the CPU going idle or leaving it, in its idle
+ * loop (RCU watching, IRQs off); its @cpu_id is that CPU.
+ */
+static void ktp_probe_idle(void *data, unsigned int state, unsigned int cpu_id)
+{
+	struct ktp_idle *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_IDLE, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->state = state;
+	ktp_commit(&w);
+}
+
+static void ktp_probe_freq(void *data, unsigned int khz, unsigned int cpu_id)
+{
+	struct ktp_freq *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_FREQ, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->khz = khz;
+	r->cpu = cpu_id;
+	ktp_commit(&w);
+}
+
 static void ktp_write_wq(unsigned int type, struct work_struct *work,
 			 work_func_t function)
 {
@@ -478,6 +508,8 @@ static void __maybe_unused ktp_check_probe_types(void)
 #endif
 	check_trace_callback_type_workqueue_execute_start(ktp_probe_wq_start);
 	check_trace_callback_type_workqueue_execute_end(ktp_probe_wq_end);
+	check_trace_callback_type_cpu_idle(ktp_probe_idle);
+	check_trace_callback_type_cpu_frequency(ktp_probe_freq);
 }
 
 struct ktp_probe {
@@ -553,6 +585,8 @@ static struct ktp_probe ktp_probes[] = {
 #endif
 	{ "workqueue_execute_start", ktp_probe_wq_start, KTP_EV_WQ },
 	{ "workqueue_execute_end", ktp_probe_wq_end, KTP_EV_WQ },
+	{ "cpu_idle", ktp_probe_idle, KTP_EV_POWER },
+	{ "cpu_frequency", ktp_probe_freq, KTP_EV_POWER },
 #if KTP_HAVE_SCX
 	/* The group is there when the kernel has sched_ext (scx.c). */
 	{ "sched_ext_dump", ktp_probe_scx_dump, KTP_EV_SCX },
@@ -566,7 +600,7 @@ static struct ktp_probe ktp_probes[] = {
 };
 
 static const char * const ktp_group_names[] = {
-	"sched", "irq", "softirq", "ipi", "wq", "scx",
+	"sched", "irq", "softirq", "ipi", "wq", "scx", "power",
 };
 
 const char *ktp_event_group_name(unsigned int bit)

@@ -23,7 +23,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kprobes.h>
+#include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
@@ -62,6 +64,16 @@ void ktp_scx_task(struct task_struct *p, unsigned int at)
 	ktp_commit(&w);
 }
 
+/* Names a DSQ in a session's records without its kernel address. */
+static siphash_key_t ktp_scx_key;
+
+static u32 ktp_scx_dsq_uid(const struct scx_dispatch_q *dsq)
+{
+	u32 uid = siphash_1u64((u64)(unsigned long)dsq, &ktp_scx_key);
+
+	return uid ? uid : 1;
+}
+
 static void ktp_scx_write_dsq(struct scx_dispatch_q *dsq,
 			      struct task_struct *p, bool insert,
 			      u64 enq_flags)
@@ -85,7 +97,7 @@ static void ktp_scx_write_dsq(struct scx_dispatch_q *dsq,
 	r->slice = p->scx.slice;
 	r->dsq_vtime = p->scx.dsq_vtime;
 	r->cpu = task_cpu(p);
-	r->pad = 0;
+	r->dsq_uid = ktp_scx_dsq_uid(dsq);
 	ktp_commit(&w);
 }
 
@@ -128,6 +140,10 @@ static int ktp_scx_enable_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Every call: nested ones too (the kernel counts a bypass depth that the
+ * entry cannot see), and a sub-scheduler's.
+ */
 static int ktp_scx_bypass_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	ktp_scx_write_op(KTP_SCX_OP_BYPASS,
@@ -196,11 +212,17 @@ void ktp_scx_register(void)
 	size_t i;
 	int ret;
 
+	get_random_bytes(&ktp_scx_key, sizeof(ktp_scx_key));
 	for (i = 0; i < ARRAY_SIZE(ktp_scx_kprobes); i++) {
 		struct kprobe *kp = &ktp_scx_kprobes[i];
 		const char *name = kp->symbol_name;
 		kprobe_pre_handler_t pre = kp->pre_handler;
 
+		ktp_scx_attached[i] = false;
+		ktp_scx_kprobe_on[i] = false;
+		/* A hook this kernel's version has no name for (compat.h). */
+		if (!name)
+			continue;
 		/* A kprobe is registered afresh each time: cleared first. */
 		memset(kp, 0, sizeof(*kp));
 		kp->symbol_name = name;

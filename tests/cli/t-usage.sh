@@ -17,6 +17,8 @@ for cmd in record import dump report convert diff mcp; do
 done
 expect 2 'want a duration' record -d 10parsecs
 expect 2 'want sched,irq' record -e bogus
+expect 2 'scx needs sched' record -e scx
+expect 2 'scx needs sched' record -e irq,scx,power
 expect 2 'want a size' record -b lots
 expect 2 '--prepare/--activate' record --activate tomorrow
 expect 2 '--method is iqr or mad' report --method median /tmp

@@ -341,6 +341,10 @@ static int put_scx(struct script *s, const struct line *l, struct stream_writer 
 		r.nr = b;
 		r.cpu = c;
 		r.slice = d;
+		/* Which DSQ of that id: by default a local one per CPU, one of the others. */
+		if (num(s, l, "uid", r.dsq_id == RECORD_DSQ_LOCAL ? 0x1000 + c : 1, 0, &a))
+			return -1;
+		r.dsq_uid = a;
 		stream_writer_record(w, &r, KTP_REC_SCX_DSQ,
 				     flag(l, 3, "insert") ? KTP_SCX_DSQ_INSERT : 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "scx_op")) {
@@ -356,7 +360,7 @@ static int put_scx(struct script *s, const struct line *l, struct stream_writer 
 			return -1;
 		name = value(l, 3, "name");
 		n = name ? strlen(name) : 0;
-		if (n > 48)
+		if (n > 60)
 			return bad(s, l, "scx_op name= is too long");
 		r.value = (int64_t)a;
 		memcpy(buf, &r, sizeof(r));
@@ -448,6 +452,22 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		r = (struct ktp_softirq){ .vec = a };
 		stream_writer_record(w, &r, strcmp(rec, "softirq_exit") ? KTP_REC_SOFTIRQ_ENTRY :
 				     KTP_REC_SOFTIRQ_EXIT, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "idle")) {
+		struct ktp_idle r;
+		const char *v = value(l, 3, "state");
+
+		if (!v)
+			return bad(s, l, "idle wants state=N or state=exit");
+		r = (struct ktp_idle){ .state = !strcmp(v, "exit") ? KTP_IDLE_EXIT :
+						(uint32_t)strtoul(v, NULL, 0) };
+		stream_writer_record(w, &r, KTP_REC_IDLE, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "freq")) {
+		struct ktp_freq r;
+
+		if (num(s, l, "khz", 0, 1, &a) || num(s, l, "cpu", w->cpu, 0, &b))
+			return -1;
+		r = (struct ktp_freq){ .khz = a, .cpu = b };
+		stream_writer_record(w, &r, KTP_REC_FREQ, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "wq_start") || !strcmp(rec, "wq_end")) {
 		struct ktp_wq r;
 
@@ -548,8 +568,21 @@ static int header_line(struct script *s, const struct line *l)
 	if (!strcmp(l->word[0], "topology")) {
 		struct script_topo *t = &s->topo[s->nr_topo];
 
-		if (l->n != 6 || s->nr_topo == SCRIPT_MAX_CPUS)
-			return bad(s, l, "topology CPU PACKAGE CORE LLC NODE");
+		const char *v;
+		unsigned int i;
+
+		if (l->n < 6 || s->nr_topo == SCRIPT_MAX_CPUS)
+			return bad(s, l, "topology CPU PACKAGE CORE LLC NODE [khz=N] [idle=...]");
+		memset(t, 0, sizeof(*t));
+		for (i = 6; i < l->n; i++) {
+			if (!strncmp(l->word[i], "khz=", 4))
+				t->khz = strtoul(l->word[i] + 4, NULL, 0);
+			else if (!strncmp(l->word[i], "idle=", 5) &&
+				 strlen(v = l->word[i] + 5) < sizeof(t->idle))
+				strcpy(t->idle, v);
+			else
+				return bad(s, l, "topology: unknown '%s'", l->word[i]);
+		}
 		t->cpu = atoi(l->word[1]);
 		t->package = atoi(l->word[2]);
 		t->core = atoi(l->word[3]);

@@ -7,7 +7,9 @@
  *   # comment
  *   cpus N                         CPUs (first, once)
  *   stop T                         the session stopped at T (default: none)
- *   topology CPU PKG CORE LLC NODE the recorded topology of one CPU
+ *   topology CPU PKG CORE LLC NODE [khz=N] [idle=NAME:US,NAME:US...]
+ *                                  the recorded topology of one CPU (with
+ *                                  its frequency and idle states)
  *   online CPULIST                 CPUs online at the start (default all)
  *   T CPU RECORD [KEY=VALUE|FLAG]...
  *   repeat N STEP [FIRST]          the lines up to "end", N times, their
@@ -30,8 +32,12 @@
  *   ipi cpu= callback=  |  ipi cpus=0,2,3 callback=
  *   wq_start fn= work= | wq_end fn= work=
  *   sample pid= tid= k=ADDR,ADDR u=ADDR source=
+ *   idle state=N|exit    power:cpu_idle (-e power)
+ *   freq khz= cpu=       power:cpu_frequency
  *   scx_task pid= at=in|out|waking slice= weight= vtime=    sched_ext (-e scx)
- *   scx_dsq pid= dsq=global|local|N nr= cpu= slice= [insert]
+ *   scx_dsq pid= dsq=global|local|N nr= cpu= slice= uid= [insert]
+ *                        (uid: which DSQ of that id; default one a CPU for
+ *                        local, else one)
  *   scx_op kind=enable|bypass|exit|event value= name=
  *   scx_dump line=WORD
  *   lost n=              N records lost before T: a new sub-buffer at T says so
@@ -49,6 +55,8 @@
 
 struct script_topo {
 	int cpu, package, core, llc, node;
+	unsigned int khz;		/* khz=N: the frequency at the start */
+	char idle[128];			/* idle=NAME:US,...: cpuidle's states */
 };
 
 struct script {

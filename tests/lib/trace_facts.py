@@ -12,6 +12,8 @@ Facts (the same keys from both sources where both know them):
   switches cpu=N COUNT      sched_switch events (compact or plain)
   wakings cpu=N COUNT       sched_waking events (compact or plain)
   wakeup_new cpu=N COUNT
+  cpu_idle cpu=N COUNT      power:cpu_idle entries and exits (-e power)
+  cpu_frequency cpu=N COUNT power:cpu_frequency, by the CPU that wrote it
   samples pid=P COUNT       CPU samples per process
   counters track=NAME COUNT counter values on a track (a DSQ's depth,
                             "DSQ local:1 depth": one per scx_dsq record)
@@ -83,6 +85,8 @@ def trace_facts(path, proto):
                     facts["wakings cpu=%d" % b.cpu] += 1
                 elif kind == "sched_wakeup_new":
                     facts["wakeup_new cpu=%d" % b.cpu] += 1
+                elif kind in ("cpu_idle", "cpu_frequency"):
+                    facts["%s cpu=%d" % (kind, b.cpu)] += 1
             if b.HasField("compact_sched"):
                 c = b.compact_sched
                 if len(c.switch_timestamp):
@@ -116,6 +120,7 @@ def trace_facts(path, proto):
 
 def dump_facts(path, lo, hi):
     facts = collections.Counter()
+    dsq_label = {}
     with open(path) as f:
         for line in f:
             r = json.loads(line)
@@ -129,9 +134,18 @@ def dump_facts(path, lo, hi):
                 facts["%s cpu=%d" % (key, r["cpu"])] += 1
             elif t == "sample":
                 facts["samples pid=%d" % r["pid"]] += 1
+            elif t in ("cpu_idle", "cpu_frequency"):
+                facts["%s cpu=%d" % (t, r["cpu"])] += 1
             elif t == "scx_dsq":
-                dsq = r["dsq"] + (":%d" % r["task_cpu"] if r["dsq"] == "local" else "")
-                facts["counters track=DSQ %s depth" % dsq] += 1
+                # As convert labels it: a per-CPU built-in DSQ with its
+                # first task's CPU.
+                uid = r["dsq_uid"]
+                if uid not in dsq_label:
+                    per_cpu = r["dsq_id"].startswith("0x8") and r["dsq"] != "global" and \
+                        not r["dsq"].startswith("local_on")
+                    dsq_label[uid] = "%s:%d" % (r["dsq"], r["task_cpu"]) if per_cpu \
+                        else r["dsq"]
+                facts["counters track=DSQ %s depth" % dsq_label[uid]] += 1
     return ["%s %d" % (k, v) for k, v in facts.items()]
 
 

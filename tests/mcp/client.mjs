@@ -131,7 +131,7 @@ const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_a
 	'run_all_analyzers', 'analyze_cpu_utilization', 'analyze_process_runtime',
 	'analyze_wakeup_latency', 'analyze_task_states', 'analyze_migrations',
 	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
-	'analyze_offcpu', 'analyze_dsq', 'find_scheduling_bottlenecks',
+	'analyze_offcpu', 'analyze_dsq', 'analyze_power', 'find_scheduling_bottlenecks',
 	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
 for (const t of tools) {
@@ -224,6 +224,7 @@ const analyses = [
 	['analyze_critical_path', ['--critical-path'], {}],
 	['analyze_offcpu', ['--offcpu'], {}],
 	['analyze_dsq', ['--scx'], {}],
+	['analyze_power', ['--power'], {}],
 	['find_scheduling_bottlenecks', ['--findings'], {}],
 	['detect_outliers', ['--outliers'], {}],
 	['get_profile', ['--profile'], {}],

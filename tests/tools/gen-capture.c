@@ -142,10 +142,30 @@ static int write_topology(struct capture_writer *cw, const struct script *s)
 	struct topology_cpu t[SCRIPT_MAX_CPUS];
 	unsigned int i;
 
-	for (i = 0; i < s->nr_topo; i++)
-		t[i] = (struct topology_cpu){ s->topo[i].cpu, s->topo[i].package,
-					      s->topo[i].core, s->topo[i].llc,
-					      s->topo[i].node, 1 };
+	for (i = 0; i < s->nr_topo; i++) {
+		const char *p = s->topo[i].idle;
+
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].cpu = s->topo[i].cpu;
+		t[i].package = s->topo[i].package;
+		t[i].core = s->topo[i].core;
+		t[i].llc = s->topo[i].llc;
+		t[i].node = s->topo[i].node;
+		t[i].online = 1;
+		t[i].cur_khz = s->topo[i].khz;
+		/* "POLL:0,C1:2": names and exit latencies, in index order. */
+		while (*p && t[i].nr_idle < TOPOLOGY_IDLE_STATES) {
+			struct topology_idle *st = &t[i].idle[t[i].nr_idle++];
+			size_t n = strcspn(p, ":,");
+
+			snprintf(st->name, sizeof(st->name), "%.*s", (int)n, p);
+			p += n;
+			if (*p == ':')
+				st->exit_us = strtoul(p + 1, (char **)&p, 10);
+			if (*p == ',')
+				p++;
+		}
+	}
 	return s->nr_topo ? capture_meta_write_topology(cw, t, s->nr_topo) : 0;
 }
 

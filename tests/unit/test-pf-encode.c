@@ -80,6 +80,10 @@ static void te_reference(const struct track_event *e, Perfetto__Protos__TracePac
 	ev->flow_ids = (uint64_t *)e->flows;
 	ev->n_terminating_flow_ids = e->nterm;
 	ev->terminating_flow_ids = (uint64_t *)e->term;
+	if (e->type == TRACK_EVENT_COUNTER) {
+		ev->has_counter_value = 1;
+		ev->counter_value = e->counter;
+	}
 	pkt->data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
 	pkt->track_event = ev;
 }
@@ -131,6 +135,15 @@ UNIT_TEST(track_event_bytes_equal_protobuf_c)
 	e.name = longname;
 	track_event_str(&e, 0, "function", longname);
 	e.flows[e.nflows++] = 1;
+	te_case(&e);
+
+	/* Counters (a DSQ's depth), a negative value too: int64 as its varint. */
+	track_event_init(&e, 42, (4ull << 56) | 3, TRACK_EVENT_COUNTER);
+	e.seq_id = 2;
+	e.seq_flags = 2;
+	e.counter = 7;
+	te_case(&e);
+	e.counter = -1;
 	te_case(&e);
 }
 
@@ -300,6 +313,28 @@ static void plain_reference(const struct pf_plain *p, Perfetto__Protos__FtraceEv
 		}
 		break;
 	}
+	case PLAIN_CPU_IDLE: {
+		Perfetto__Protos__CpuIdleFtraceEvent *x = payload;
+
+		perfetto__protos__cpu_idle_ftrace_event__init(x);
+		x->has_state = x->has_cpu_id = 1;
+		x->state = p->a;
+		x->cpu_id = p->b;
+		fe->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_IDLE;
+		fe->cpu_idle = x;
+		break;
+	}
+	case PLAIN_CPU_FREQUENCY: {
+		Perfetto__Protos__CpuFrequencyFtraceEvent *x = payload;
+
+		perfetto__protos__cpu_frequency_ftrace_event__init(x);
+		x->has_state = x->has_cpu_id = 1;
+		x->state = p->a;
+		x->cpu_id = p->b;
+		fe->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_CPU_FREQUENCY;
+		fe->cpu_frequency = x;
+		break;
+	}
 	default:
 		break;
 	}
@@ -318,6 +353,8 @@ union payload {
 	Perfetto__Protos__IrqHandlerExitFtraceEvent j;
 	Perfetto__Protos__SoftirqEntryFtraceEvent k;
 	Perfetto__Protos__SoftirqExitFtraceEvent l;
+	Perfetto__Protos__CpuIdleFtraceEvent m;
+	Perfetto__Protos__CpuFrequencyFtraceEvent n;
 };
 
 #define NSW 300

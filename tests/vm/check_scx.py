@@ -23,13 +23,22 @@ def load(name):
     return rep, recs
 
 
+LABEL = {}   # DSQ uid -> its label: a per-CPU one's with its first task's CPU
+
+
 def dsq_key(r):
-    return "%s:%d" % (r["dsq"], r["task_cpu"]) if r["dsq"] == "local" else r["dsq"]
+    uid = r["dsq_uid"]
+    if uid not in LABEL:
+        per_cpu = r["dsq"] not in ("global",) and r["dsq_id"].startswith("0x8") \
+            and not r["dsq"].startswith("local_on")
+        LABEL[uid] = "%s:%d" % (r["dsq"], r["task_cpu"]) if per_cpu else r["dsq"]
+    return LABEL[uid]
 
 
 def check_stream(name, recs, upto=None):
     """Counts step by one and stay >= 0; every ext switch-in follows a
     removal from a DSQ; a DSQ stay lies within the wakeup latency."""
+    LABEL.clear()
     depth, inserts, bad = {}, {}, 0
     need_remove, seen_out = {}, set()
     pending = {}             # pid -> [waking ts, insert ts, remove ts]

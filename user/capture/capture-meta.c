@@ -78,16 +78,34 @@ int capture_meta_write_topology(struct capture_writer *w, const struct topology_
 	Ktprof__Topology topo = KTPROF__TOPOLOGY__INIT;
 	Ktprof__CpuTopology *cpus = calloc(n ? n : 1, sizeof(*cpus));
 	Ktprof__CpuTopology **ptrs = calloc(n ? n : 1, sizeof(*ptrs));
-	unsigned int i;
+	/* Each CPU's idle states: TOPOLOGY_IDLE_STATES messages and pointers. */
+	Ktprof__IdleState *idle = calloc((n ? n : 1) * TOPOLOGY_IDLE_STATES, sizeof(*idle));
+	Ktprof__IdleState **iptrs = calloc((n ? n : 1) * TOPOLOGY_IDLE_STATES, sizeof(*iptrs));
+	unsigned int i, k;
 	int ret;
 
-	if (!cpus || !ptrs) {
+	if (!cpus || !ptrs || !idle || !iptrs) {
 		free(cpus);
 		free(ptrs);
+		free(idle);
+		free(iptrs);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		ktprof__cpu_topology__init(&cpus[i]);
+		cpus[i].cur_khz = t[i].cur_khz;
+		cpus[i].has_cur_khz = t[i].cur_khz != 0;
+		for (k = 0; k < t[i].nr_idle && k < TOPOLOGY_IDLE_STATES; k++) {
+			Ktprof__IdleState *s = &idle[i * TOPOLOGY_IDLE_STATES + k];
+
+			ktprof__idle_state__init(s);
+			s->name = (char *)t[i].idle[k].name;
+			s->exit_latency_us = t[i].idle[k].exit_us;
+			s->has_exit_latency_us = 1;
+			iptrs[i * TOPOLOGY_IDLE_STATES + k] = s;
+		}
+		cpus[i].idle_states = &iptrs[i * TOPOLOGY_IDLE_STATES];
+		cpus[i].n_idle_states = k;
 		cpus[i].cpu = t[i].cpu;
 		cpus[i].package = t[i].package;
 		cpus[i].core = t[i].core;
@@ -103,6 +121,8 @@ int capture_meta_write_topology(struct capture_writer *w, const struct topology_
 	ret = capture_writer_add_message(w, KTPC_TOPOLOGY, &topo.base);
 	free(cpus);
 	free(ptrs);
+	free(idle);
+	free(iptrs);
 	return ret;
 }
 

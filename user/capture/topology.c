@@ -75,6 +75,42 @@ static int by_cpu(const void *a, const void *b)
 	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
 }
 
+/* A line of text of @path into @buf, its newline cut; 0 or -1. */
+static int read_word(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* cpufreq's current frequency and cpuidle's states of @cpu, where sysfs has them. */
+static void power_of(const char *base, struct topology_cpu *t)
+{
+	char path[512];
+	int v, i;
+
+	snprintf(path, sizeof(path), "%s/cpu%u/cpufreq/scaling_cur_freq", base, t->cpu);
+	t->cur_khz = read_int(path, &v) || v < 0 ? 0 : v;
+	for (i = 0; i < TOPOLOGY_IDLE_STATES; i++) {
+		struct topology_idle *s = &t->idle[i];
+
+		snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%d/name", base, t->cpu, i);
+		if (read_word(path, s->name, sizeof(s->name)))
+			break;
+		snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%d/latency", base, t->cpu, i);
+		s->exit_us = read_int(path, &v) || v < 0 ? 0 : v;
+		t->nr_idle = i + 1;
+	}
+}
+
 int topology_read(const char *base, struct topology_cpu **out)
 {
 	struct topology_cpu *v = NULL, *nv;
@@ -103,6 +139,7 @@ int topology_read(const char *base, struct topology_cpu **out)
 		}
 		v = nv;
 		t = &v[n++];
+		memset(t, 0, sizeof(*t));
 		t->cpu = cpu;
 		snprintf(path, sizeof(path), "%s/cpu%lu/topology/physical_package_id", base, cpu);
 		if (read_int(path, &t->package))
@@ -116,6 +153,7 @@ int topology_read(const char *base, struct topology_cpu **out)
 			t->online = 1;
 		t->llc = llc_of(base, cpu);
 		t->node = node_of(base, cpu);
+		power_of(base, t);
 	}
 	closedir(d);
 	if (n)
@@ -169,12 +207,22 @@ int topology_unpack(const void *buf, size_t len, struct topology_cpu **out)
 		ktprof__topology__free_unpacked(m, NULL);
 		return -ENOMEM;
 	}
-	for (i = 0; i < m->n_cpus; i++)
+	for (i = 0; i < m->n_cpus; i++) {
+		const Ktprof__CpuTopology *c = m->cpus[i];
+		size_t k;
+
 		t[i] = (struct topology_cpu){
-			.cpu = m->cpus[i]->cpu, .package = m->cpus[i]->package,
-			.core = m->cpus[i]->core, .llc = m->cpus[i]->llc,
-			.node = m->cpus[i]->numa_node, .online = m->cpus[i]->online,
+			.cpu = c->cpu, .package = c->package, .core = c->core, .llc = c->llc,
+			.node = c->numa_node, .online = c->online, .cur_khz = c->cur_khz,
 		};
+		/* States beyond cpuidle's maximum are not kept (their records count apart). */
+		for (k = 0; k < c->n_idle_states && k < TOPOLOGY_IDLE_STATES; k++) {
+			snprintf(t[i].idle[k].name, sizeof(t[i].idle[k].name), "%s",
+				 c->idle_states[k]->name ? c->idle_states[k]->name : "");
+			t[i].idle[k].exit_us = c->idle_states[k]->exit_latency_us;
+		}
+		t[i].nr_idle = k;
+	}
 	*out = t;
 	ktprof__topology__free_unpacked(m, NULL);
 	return (int)i;

@@ -1,15 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* CPU topology from sysfs: package, core, last-level cache and NUMA node. */
+/*
+ * CPU topology from sysfs: package, core, last-level cache and NUMA node;
+ * and the CPU's power side: cpufreq's current frequency and cpuidle's
+ * states (name, exit latency), which power:cpu_idle records name by index.
+ */
 #ifndef KTPROF_TOPOLOGY_H
 #define KTPROF_TOPOLOGY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#define TOPOLOGY_IDLE_STATES 10	/* cpuidle's CPUIDLE_STATE_MAX */
+
+struct topology_idle {
+	char name[16];
+	uint32_t exit_us;
+};
+
 struct topology_cpu {
 	uint32_t cpu;
 	int package, core, llc, node;	/* -1: unknown */
 	int online;
+	uint32_t cur_khz;		/* 0: unknown (no cpufreq) */
+	uint32_t nr_idle;
+	struct topology_idle idle[TOPOLOGY_IDLE_STATES];
 };
 
 /*

@@ -58,8 +58,8 @@ enum {
 static const struct opt record_opts_table[] = {
 	{ "output", 'o', "FILE", "capture file (default ktprof.ktp, mode 0600)" },
 	{ "duration", 'd', "DUR", "stop after DUR (500ms, 10s, 2m)" },
-	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq,scx or all (default all: "
-	  "each group this kernel has)" },
+	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq,scx,power or all (default all but "
+	  "power: each group this kernel has)" },
 	{ "samples", 'S', "SPECS", "sample sources EVENT[@NHz|@period=N],... or none\n"
 		"(default cpu-clock@999hz; cycles, instructions,\n"
 		"cache-misses, branch-misses, task-clock, rNNNN),\n"
@@ -208,8 +208,12 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		return 0;
 	case 'e':
 		if (meta_parse_events(arg, &o->events) || !o->events)
-			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq,scx or all", arg);
+			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq,scx,power or all", arg);
 		o->scx_named = names_scx(arg);
+		/* Its task state comes with the scheduler's own events. */
+		if ((o->events & KTP_EV_SCX) && !(o->events & KTP_EV_SCHED))
+			return bad_arg("-e %s: scx needs sched (the task state is read at the switches "
+				       "and wakings)", arg);
 		return 0;
 	case 'S':
 		return take_samples(o, arg);
@@ -592,7 +596,7 @@ out:
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {
-		.output = "ktprof.ktp", .events = KTP_EV_ALL,
+		.output = "ktprof.ktp", .events = KTP_EV_DEFAULT,
 		.samples = "cpu-clock@999hz", .buffer_size = DEFAULT_BUFFER,
 		.subbuf_size = DEFAULT_SUBBUF, .reader_cpu = -1,
 		.prepare = "@now", .activate = "@now", .snapshots = 1,

@@ -35,6 +35,8 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_SCX_DSQ] = sizeof(struct ktp_scx_dsq),
 	[KTP_REC_SCX_OP] = sizeof(struct ktp_scx_op) + 4,
 	[KTP_REC_SCX_DUMP] = sizeof(struct ktp_scx_dump) + 4,
+	[KTP_REC_IDLE] = sizeof(struct ktp_idle),
+	[KTP_REC_FREQ] = sizeof(struct ktp_freq),
 };
 
 unsigned int event_min_size(unsigned int type)

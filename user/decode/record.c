@@ -67,6 +67,18 @@ const char *record_dsq_name(uint64_t id, char *buf, unsigned int len)
 	return buf;
 }
 
+const char *record_dsq_label(uint64_t id, uint32_t cpu, char *buf, unsigned int len)
+{
+	char name[40];
+
+	record_dsq_name(id, name, sizeof(name));
+	if ((id & RECORD_DSQ_BUILTIN) && id != RECORD_DSQ_GLOBAL && !(id & RECORD_DSQ_LOCAL_ON))
+		snprintf(buf, len, "%s:%u", name, cpu);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 #define REC(type, var, ev) \
 	type var; memcpy(&var, (ev)->rec, sizeof(var))
 
@@ -348,6 +360,7 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->u64(ctx, "pid", r.pid);
 		s->str(ctx, "dsq", record_dsq_name(r.dsq_id, name, sizeof(name)));
 		s->hex(ctx, "dsq_id", r.dsq_id);
+		s->hex(ctx, "dsq_uid", r.dsq_uid);
 		s->u64(ctx, "nr", r.nr);
 		s->u64(ctx, "task_cpu", r.cpu);
 		if (ev->flags & KTP_SCX_DSQ_INSERT)
@@ -364,6 +377,22 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->s64(ctx, "value", r.value);
 		if (*((const char *)ev->rec + sizeof(r)))
 			s->str(ctx, "name", (const char *)ev->rec + sizeof(r));
+		break;
+	}
+	case KTP_REC_IDLE: {
+		REC(struct ktp_idle, r, ev);
+
+		if (r.state == KTP_IDLE_EXIT)
+			s->str(ctx, "state", "exit");
+		else
+			s->u64(ctx, "state", r.state);
+		break;
+	}
+	case KTP_REC_FREQ: {
+		REC(struct ktp_freq, r, ev);
+
+		s->u64(ctx, "khz", r.khz);
+		s->u64(ctx, "target_cpu", r.cpu);
 		break;
 	}
 	case KTP_REC_SCX_DUMP:

@@ -52,6 +52,13 @@ static inline unsigned int record_switch_counters(const struct event *ev)
 /* A DSQ id's name: "global", "local", "bypass", "local_on:3", or the number. */
 const char *record_dsq_name(uint64_t id, char *buf, unsigned int len);
 
+/*
+ * A DSQ as reports and traces label it: the per-CPU built-in ones (local,
+ * bypass) with the CPU of the first task seen on them, "local:1"; the
+ * others by their name.
+ */
+const char *record_dsq_label(uint64_t id, uint32_t cpu, char *buf, unsigned int len);
+
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int record_prio(uint8_t prio);
 

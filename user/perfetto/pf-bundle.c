@@ -41,6 +41,8 @@ static const struct plain_layout {
 	[PLAIN_IRQ_EXIT] = { "irq_handler_exit", { { "irq", S_A }, { "ret", S_B } } },
 	[PLAIN_SOFTIRQ_ENTRY] = { "softirq_entry", { { "vec", S_A } } },
 	[PLAIN_SOFTIRQ_EXIT] = { "softirq_exit", { { "vec", S_A } } },
+	[PLAIN_CPU_IDLE] = { "cpu_idle", { { "state", S_A }, { "cpu_id", S_B } } },
+	[PLAIN_CPU_FREQUENCY] = { "cpu_frequency", { { "state", S_A }, { "cpu_id", S_B } } },
 };
 
 /* The layouts with field numbers and types from the descriptors, sorted. */

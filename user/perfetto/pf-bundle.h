@@ -39,6 +39,8 @@ enum pf_plain_kind {
 	PLAIN_IRQ_EXIT,		/* irq a, ret b */
 	PLAIN_SOFTIRQ_ENTRY,	/* vec a */
 	PLAIN_SOFTIRQ_EXIT,	/* vec a */
+	PLAIN_CPU_IDLE,		/* state a, cpu_id b */
+	PLAIN_CPU_FREQUENCY,	/* state (kHz) a, cpu_id b */
 	PLAIN_NR_KINDS
 };
 

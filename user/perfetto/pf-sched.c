@@ -358,6 +358,25 @@ static int on_plain(struct pf_sched *s, const struct event *ev)
 		p->a = r.vec;
 		return 0;
 	}
+	case KTP_REC_IDLE: {
+		struct ktp_idle r;
+
+		/* As the kernel's event: the state, 4294967295 for the exit. */
+		memcpy(&r, ev->rec, sizeof(r));
+		p = add_plain(s, ev, PLAIN_CPU_IDLE);
+		p->a = r.state;
+		p->b = ev->cpu;
+		return 0;
+	}
+	case KTP_REC_FREQ: {
+		struct ktp_freq r;
+
+		memcpy(&r, ev->rec, sizeof(r));
+		p = add_plain(s, ev, PLAIN_CPU_FREQUENCY);
+		p->a = r.khz;
+		p->b = r.cpu;
+		return 0;
+	}
 	default:
 		return 0;
 	}

@@ -394,6 +394,7 @@ static int end_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 		}
 	}
 	th->scx_on = 0;
+	th->scx_dsq[0] = '\0';
 	return track_event_emit(t, &e);
 }
 
@@ -807,8 +808,7 @@ static int dsq_track(struct pf_threads *t, const struct ktp_scx_dsq *r, uint64_t
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	int local = r->dsq_id == RECORD_DSQ_LOCAL;
-	uint64_t key = local ? RECORD_DSQ_BUILTIN | RECORD_DSQ_LOCAL_ON | r->cpu : r->dsq_id;
+	uint64_t key = (uint64_t)r->dsq_uid << 32 ^ r->dsq_id ^ r->dsq_id >> 32;
 	uintptr_t i = (uintptr_t)u64_map_get(&t->dsqs, key);
 	char id[40], name[64];
 
@@ -819,11 +819,8 @@ static int dsq_track(struct pf_threads *t, const struct ktp_scx_dsq *r, uint64_t
 	i = ++t->nr_dsqs;
 	if (u64_map_put(&t->dsqs, key, (void *)i))
 		return -ENOMEM;
-	record_dsq_name(r->dsq_id, id, sizeof(id));
-	if (local)
-		snprintf(name, sizeof(name), "DSQ %s:%u depth", id, r->cpu);
-	else
-		snprintf(name, sizeof(name), "DSQ %s depth", id);
+	snprintf(name, sizeof(name), "DSQ %s depth",
+		 record_dsq_label(r->dsq_id, r->cpu, id, sizeof(id)));
 	d.has_uuid = 1;
 	d.uuid = *uuid = dsq_uuid(i);
 	d.name = name;
@@ -843,15 +840,8 @@ static int on_scx_dsq(struct pf_threads *t, const struct event *ev)
 	int ret;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	if (!(ev->flags & KTP_SCX_DSQ_INSERT) && (th = u64_map_get(&t->threads, r.pid))) {
-		char id[40];
-
-		record_dsq_name(r.dsq_id, id, sizeof(id));
-		if (r.dsq_id == RECORD_DSQ_LOCAL)
-			snprintf(th->scx_dsq, sizeof(th->scx_dsq), "%s:%u", id, r.cpu);
-		else
-			snprintf(th->scx_dsq, sizeof(th->scx_dsq), "%s", id);
-	}
+	if (!(ev->flags & KTP_SCX_DSQ_INSERT) && (th = u64_map_get(&t->threads, r.pid)))
+		record_dsq_label(r.dsq_id, r.cpu, th->scx_dsq, sizeof(th->scx_dsq));
 	if ((ret = dsq_track(t, &r, &uuid)))
 		return ret;
 	track_event_init(&e, ev->ts, uuid, TRACK_EVENT_COUNTER);

@@ -10,6 +10,7 @@
 #include "report/diff.h"
 #include "report/render.h"
 #include "util/array.h"
+#include "util/hash.h"
 #include "util/text.h"
 
 /* --- The pass --- */
@@ -46,13 +47,12 @@ static enum scx_dsq_kind dsq_kind(uint64_t id)
 }
 
 /*
- * Every CPU's local DSQ has the id SCX_DSQ_LOCAL: the task's CPU tells
- * them apart, as a LOCAL_ON id (which no DSQ has) keys it.
+ * Several DSQs share an id (a local and a bypass DSQ per CPU, a global one
+ * per node): the record's uid tells them apart, and the id is kept with it.
  */
-static struct scx_dsq *dsq_get(struct analyze_scx *a, uint64_t id, uint32_t cpu)
+static struct scx_dsq *dsq_get(struct analyze_scx *a, uint64_t id, uint32_t uid, uint32_t cpu)
 {
-	int local = id == RECORD_DSQ_LOCAL;
-	uint64_t key = local ? RECORD_DSQ_BUILTIN | RECORD_DSQ_LOCAL_ON | cpu : id;
+	uint64_t key = (uint64_t)uid << 32 ^ id ^ id >> 32;
 	uintptr_t i = (uintptr_t)u64_map_get(&a->dsq_index, key);
 	struct scx_dsq *d;
 
@@ -64,7 +64,8 @@ static struct scx_dsq *dsq_get(struct analyze_scx *a, uint64_t id, uint32_t cpu)
 	d = &a->dsqs[a->nr_dsqs++];
 	memset(d, 0, sizeof(*d));
 	d->id = id;
-	d->cpu = local ? cpu : UINT32_MAX;
+	d->uid = uid;
+	d->cpu = cpu;
 	d->stride = 1;
 	hist_init(&d->wait);
 	return d;
@@ -127,7 +128,7 @@ static int on_dsq(struct analyze_scx *a, const struct event *ev)
 	int insert = ev->flags & KTP_SCX_DSQ_INSERT;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	d = dsq_get(a, r.dsq_id, r.cpu);
+	d = dsq_get(a, r.dsq_id, r.dsq_uid, r.cpu);
 	if (!d || dsq_depth(d, ev->ts, r.nr, insert))
 		return -ENOMEM;
 	th = thread_of(a, r.pid);
@@ -176,7 +177,13 @@ static void on_task(struct analyze_scx *a, const struct event *ev)
 			th->direct++;
 		th->running = 1;
 		th->slice_in = r.slice;
-		th->granted += r.slice;
+		/* SCX_SLICE_INF: runs until something else wants the CPU. */
+		if (r.slice == UINT64_MAX) {
+			th->inf_slices++;
+		} else {
+			th->granted += r.slice;
+			th->granted_runs++;
+		}
 		th->run_since = ev->ts;
 	} else if (ev->flags == KTP_SCX_AT_SWITCH_OUT) {
 		uint64_t ran = ev->ts - th->run_since;
@@ -221,22 +228,40 @@ static int on_transition(struct analyze_scx *a, const struct event *ev, int64_t 
 	return 0;
 }
 
+/*
+ * Names are looked up by their hash, then compared as stored (cut to the
+ * table's width): a name past it still finds its own row.
+ */
 static int on_event_count(struct analyze_scx *a, const char *name, int64_t delta)
 {
-	uint32_t i;
+	char key[sizeof(a->events[0].name)];
+	uint64_t h;
+	uintptr_t i;
 
-	for (i = 0; i < a->nr_events; i++)
-		if (!strcmp(a->events[i].name, name))
-			break;
-	if (i == a->nr_events) {
-		if (array_reserve((void **)&a->events, &a->cap_events, i, sizeof(*a->events), 16))
-			return -ENOMEM;
-		snprintf(a->events[i].name, sizeof(a->events[i].name), "%s", name);
-		a->events[i].delta = 0;
-		a->events[i].sysfs_delta = -1;
-		a->nr_events++;
+	snprintf(key, sizeof(key), "%s", name);
+	h = hash_fnv1a(key, strlen(key), HASH_FNV1A_SEED);
+	for (i = (uintptr_t)u64_map_get(&a->event_index, h); i; i = 0) {
+		if (!strcmp(a->events[i - 1].name, key)) {
+			a->events[i - 1].delta += delta;
+			return 0;
+		}
 	}
-	a->events[i].delta += delta;
+	/* A collision of two names' hashes: the later one is looked up linearly. */
+	for (i = 0; i < a->nr_events; i++) {
+		if (!strcmp(a->events[i].name, key)) {
+			a->events[i].delta += delta;
+			return 0;
+		}
+	}
+	if (array_reserve((void **)&a->events, &a->cap_events, i, sizeof(*a->events), 16))
+		return -ENOMEM;
+	memcpy(a->events[i].name, key, sizeof(key));
+	a->events[i].delta = delta;
+	a->events[i].sysfs_delta = -1;
+	a->nr_events++;
+	if (!u64_map_get(&a->event_index, h) &&
+	    u64_map_put(&a->event_index, h, (void *)(uintptr_t)(i + 1)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -309,6 +334,7 @@ static int scx_init(void *state, struct report *r)
 
 	a->r = r;
 	u64_map_init(&a->dsq_index);
+	u64_map_init(&a->event_index);
 	hist_init(&a->wait);
 	return model_add_client(r->model, &scx_ops, a, MODEL_WINDOWED);
 }
@@ -330,6 +356,7 @@ static void scx_fini(void *state)
 	free(a->events);
 	free(a->dump);
 	u64_map_fini(&a->dsq_index);
+	u64_map_fini(&a->event_index);
 	hist_fini(&a->wait);
 }
 
@@ -342,7 +369,9 @@ static int dsq_cmp(const void *x, const void *y)
 		return p->inserts < q->inserts ? 1 : -1;
 	if (p->id != q->id)
 		return p->id < q->id ? -1 : 1;
-	return p->cpu < q->cpu ? -1 : p->cpu > q->cpu;
+	if (p->cpu != q->cpu)
+		return p->cpu < q->cpu ? -1 : 1;
+	return p->uid < q->uid ? -1 : p->uid > q->uid;
 }
 
 /*
@@ -357,6 +386,10 @@ static int sysfs_events(struct analyze_scx *a, const struct model *m)
 	const char *p;
 	uint32_t i;
 
+	/* The same scheduler at both reads: another's counters start anew. */
+	if (!start->present || !stop->present || start->enable_seq != stop->enable_seq ||
+	    strcmp(start->ops, stop->ops) || !start->ops[0])
+		return 0;
 	for (p = stop->events; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
 		char name[48];
 		int64_t at_start, at_stop;
@@ -390,6 +423,11 @@ static int scx_derive(void *state, struct report *r)
 
 	if (!a->error)
 		a->error = sysfs_events(a, r->model);
+	for (i = 0; i < a->nr_threads; i++)
+		if (a->threads[i].ext && a->threads[i].runtime_ns) {
+			a->ext_runtime += a->threads[i].runtime_ns;
+			a->ext_weight += a->threads[i].weight;
+		}
 	if (a->nr_phases)
 		phase(a)->to = r->model->to;
 	/* Each DSQ's time-weighted depth runs to the window's end. */
@@ -453,14 +491,14 @@ static const char *transition_str(const struct scx_transition *t, char *buf, siz
 
 static const char *dsq_str(const struct scx_dsq *d, char *buf, size_t len)
 {
-	char id[40];
+	return record_dsq_label(d->id, d->cpu, buf, len);
+}
 
-	record_dsq_name(d->id, id, sizeof(id));
-	if (d->cpu != UINT32_MAX)
-		snprintf(buf, len, "%s:%u", id, d->cpu);
-	else
-		snprintf(buf, len, "%s", id);
-	return buf;
+/* Whether the DSQ is one per CPU, which its label names. */
+static int dsq_per_cpu(const struct scx_dsq *d)
+{
+	return (d->id & RECORD_DSQ_BUILTIN) && d->id != RECORD_DSQ_GLOBAL &&
+	       !(d->id & RECORD_DSQ_LOCAL_ON);
 }
 
 static uint64_t dsq_span(const struct analyze_scx *a, const struct scx_dsq *d)
@@ -478,14 +516,8 @@ static double dsq_mean_depth(const struct analyze_scx *a, const struct scx_dsq *
 /* Thread @t's share of the ext threads' runtime, over its share of their weight. */
 static double fair_ratio(const struct analyze_scx *a, uint32_t t)
 {
-	uint64_t run = 0, weight = 0;
-	uint32_t i;
+	uint64_t run = a->ext_runtime, weight = a->ext_weight;
 
-	for (i = 0; i < a->nr_threads; i++)
-		if (a->threads[i].ext && a->threads[i].runtime_ns) {
-			run += a->threads[i].runtime_ns;
-			weight += a->threads[i].weight;
-		}
 	if (!run || !weight || !a->threads[t].weight)
 		return NAN;
 	return ((double)a->threads[t].runtime_ns / run) / ((double)a->threads[t].weight / weight);
@@ -560,18 +592,24 @@ static void text_dsqs(FILE *out, const struct analyze_scx *a, unsigned int rows)
 }
 
 /* Ext threads by runtime, most first: indexes into @out, their count. */
+static int by_runtime(const void *x, const void *y, void *arg)
+{
+	const struct scx_thread *t = arg;
+	uint64_t p = t[*(const uint32_t *)x].runtime_ns, q = t[*(const uint32_t *)y].runtime_ns;
+
+	if (p != q)
+		return p < q ? 1 : -1;
+	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+}
+
 static uint32_t ext_threads(const struct analyze_scx *a, uint32_t *out)
 {
-	uint32_t i, j, n = 0;
+	uint32_t i, n = 0;
 
-	for (i = 0; i < a->nr_threads; i++) {
-		if (!a->threads[i].ext || !report_thread_selected(a->r, i))
-			continue;
-		for (j = n; j > 0 && a->threads[out[j - 1]].runtime_ns < a->threads[i].runtime_ns; j--)
-			out[j] = out[j - 1];
-		out[j] = i;
-		n++;
-	}
+	for (i = 0; i < a->nr_threads; i++)
+		if (a->threads[i].ext && report_thread_selected(a->r, i))
+			out[n++] = i;
+	qsort_r(out, n, sizeof(*out), by_runtime, a->threads);
 	return n;
 }
 
@@ -595,7 +633,8 @@ static void text_threads(FILE *out, const struct analyze_scx *a, unsigned int ro
 			" %7" PRIu64 " %9s ",
 			text_esc(report_thread_label(a->r, order[i], label, sizeof(label))),
 			render_ns(th->runtime_ns, run, sizeof(run)), th->weight, th->runs,
-			render_ns(th->switch_ins ? th->granted / th->switch_ins : 0, gr, sizeof(gr)),
+			th->granted_runs ? render_ns(th->granted / th->granted_runs, gr, sizeof(gr)) :
+			th->inf_slices ? "inf" : "-",
 			render_ns(th->runs ? th->used / th->runs : 0, us, sizeof(us)), th->expired,
 			th->preempted, th->blocked,
 			render_ns(th->dsq_waits ? th->dsq_ns / th->dsq_waits : 0, dq, sizeof(dq)));
@@ -781,7 +820,7 @@ static json_object *get_dsq(const struct json_field *f, struct json_ctx *c)
 	if (!strcmp(f->name, "kind"))
 		return json_doc_str(kind_names[dsq_kind(d->id)]);
 	if (!strcmp(f->name, "cpu"))
-		return d->cpu == UINT32_MAX ? NULL : json_doc_u64(d->cpu);
+		return dsq_per_cpu(d) ? json_doc_u64(d->cpu) : NULL;
 	if (!strcmp(f->name, "mean_depth"))
 		return json_doc_num(c, dsq_mean_depth(a, d), 3);
 	if (!strcmp(f->name, "wait_ns"))
@@ -813,7 +852,7 @@ static json_object *get_thread(const struct json_field *f, struct json_ctx *c)
 	const struct scx_thread *th = c->item;
 	const uint64_t v[] = { th->runtime_ns, th->weight, th->switch_ins, th->direct, th->runs,
 			       th->granted, th->used, th->expired, th->preempted, th->blocked,
-			       th->dsq_ns, th->dsq_waits };
+			       th->dsq_ns, th->dsq_waits, th->inf_slices };
 
 	if (!strcmp(f->name, "thread"))
 		return render_thread_ref_of(c, c->id);
@@ -958,7 +997,9 @@ static const struct json_field thread_fields[] = {
 	{ .name = "switch_ins_not_from_dsq", .type = JSON_INT, .off = 3, .get = get_thread },
 	{ .name = "runs", .type = JSON_INT, .off = 4, .get = get_thread },
 	{ .name = "slice_granted_ns", .type = JSON_INT, .off = 5, .get = get_thread,
-	  .description = "sum of the slices it had at its switch-ins" },
+	  .description = "sum of the slices it had at its switch-ins, infinite ones left out" },
+	{ .name = "slices_infinite", .type = JSON_INT, .off = 12, .get = get_thread,
+	  .description = "switch-ins with SCX_SLICE_INF" },
 	{ .name = "slice_used_ns", .type = JSON_INT, .off = 6, .get = get_thread },
 	{ .name = "expired", .type = JSON_INT, .off = 7, .get = get_thread },
 	{ .name = "preempted", .type = JSON_INT, .off = 8, .get = get_thread },

@@ -30,7 +30,8 @@ struct scx_point {
 
 struct scx_dsq {
 	uint64_t id;		/* the kernel's DSQ id */
-	uint32_t cpu;		/* a local DSQ's CPU; UINT32_MAX for the others */
+	uint32_t uid;		/* which DSQ of that id (the record's dsq_uid) */
+	uint32_t cpu;		/* the first task's CPU: a per-CPU DSQ's */
 	uint64_t inserts, removes;
 	uint32_t depth, max_depth;	/* the kernel's count, after each change */
 	uint64_t since;		/* first change seen (the depth is known from it) */
@@ -54,6 +55,8 @@ struct scx_thread {
 	int involuntary;	/* its last switch-out left it runnable */
 	uint64_t switch_ins, direct;	/* switch-ins; of them, not from a DSQ */
 	uint64_t granted, used, runs;	/* slice ns given at switch-ins, used */
+	uint64_t granted_runs;		/* switch-ins with a finite slice */
+	uint64_t inf_slices;		/* switch-ins with SCX_SLICE_INF */
 	uint64_t expired, preempted, blocked;	/* how its runs ended */
 	uint64_t dsq_ns, dsq_waits;	/* time in DSQs */
 	uint64_t runtime_ns;	/* on CPU, on the ext class */
@@ -92,6 +95,8 @@ struct analyze_scx {
 	uint32_t nr_phases;
 	struct scx_event_sum *events;
 	uint32_t nr_events, cap_events;
+	struct u64_map event_index;	/* name's hash -> first event index + 1 */
+	uint64_t ext_runtime, ext_weight;	/* of the ext threads that ran: fairness */
 	char **dump;
 	uint32_t nr_dump, cap_dump;
 	uint64_t dump_dropped;

@@ -8,6 +8,7 @@
 #include "report/analyze-latency.h"
 #include "report/analyze-migrations.h"
 #include "report/analyze-offcpu.h"
+#include "report/analyze-power.h"
 #include "report/analyze-preempt.h"
 #include "report/analyze-profile.h"
 #include "report/analyze-runtime.h"
@@ -19,6 +20,7 @@
 const struct analyzer *const analyzers[] = {
 	&analyzer_findings,
 	&analyzer_cpu,
+	&analyzer_power,
 	&analyzer_runtime,
 	&analyzer_latency,
 	&analyzer_states,

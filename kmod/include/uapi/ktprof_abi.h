@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 3
+#define KTP_ABI_MINOR 4
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -71,6 +71,8 @@ enum ktp_rec_type {
 	KTP_REC_SCX_DSQ,	/* struct ktp_scx_dsq: into or out of a DSQ (minor 3) */
 	KTP_REC_SCX_OP,		/* struct ktp_scx_op: scheduler transitions (minor 3) */
 	KTP_REC_SCX_DUMP,	/* struct ktp_scx_dump: a sched_ext dump line (minor 3) */
+	KTP_REC_IDLE,		/* struct ktp_idle: a CPU enters or leaves idle (minor 4) */
+	KTP_REC_FREQ,		/* struct ktp_freq: a CPU's frequency changes (minor 4) */
 	KTP_REC_NR_TYPES
 };
 
@@ -81,7 +83,7 @@ enum ktp_rec_type {
 	"irq_entry", "irq_exit", "irq_name", "softirq_entry",		\
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
-	"scx_dsq", "scx_op", "scx_dump",				\
+	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
 }
 
 /* Common header of every record. */
@@ -427,9 +429,11 @@ struct ktp_scx_task {
  * A task into or out of a dispatch queue (DSQ), at the kernel's one
  * place for each (the DSQ's count goes up or down there), whatever the
  * path: BPF's inserts and moves, direct dispatch, consumption, dequeue.
- * @dsq_id is the kernel's: SCX_DSQ_GLOBAL, SCX_DSQ_LOCAL (every CPU's
- * local DSQ has that id: @cpu, the task's CPU, tells which) or the BPF
- * scheduler's own. @nr is the DSQ's count after the change.
+ * @dsq_id is the kernel's: SCX_DSQ_GLOBAL, SCX_DSQ_LOCAL or the BPF
+ * scheduler's own. Several DSQs share an id (a local and a bypass DSQ per
+ * CPU, a global one per NUMA node, each sub-scheduler's): @dsq_uid tells
+ * them apart, a per-session keyed hash of the queue's address (never 0).
+ * @nr is the DSQ's count after the change.
  */
 struct ktp_scx_dsq {
 	struct ktp_hdr h;
@@ -440,7 +444,7 @@ struct ktp_scx_dsq {
 	__u64 slice;		/* insert: p->scx.slice given; else left */
 	__u64 dsq_vtime;	/* p->scx.dsq_vtime */
 	__u32 cpu;		/* task_cpu(p) */
-	__u32 pad;
+	__u32 dsq_uid;		/* which DSQ of that id */
 } __ktp_packed;
 
 /* struct ktp_scx_op h.flags: what happened to the BPF scheduler */
@@ -475,6 +479,30 @@ struct ktp_scx_dump {
 	char line[];
 } __ktp_packed;
 
+#define KTP_IDLE_EXIT 0xffffffffU	/* struct ktp_idle state: the CPU left idle */
+
+/*
+ * power:cpu_idle on the CPU it is about: @state is the idle state the
+ * CPU enters (its cpuidle index, as the capture's topology names them),
+ * KTP_IDLE_EXIT when it leaves idle.
+ */
+struct ktp_idle {
+	struct ktp_hdr h;
+	__u32 state;
+} __ktp_packed;
+
+/*
+ * power:cpu_frequency: CPU @cpu now runs at @khz (cpufreq's target; a
+ * driver may write it from another CPU). Machines whose hardware picks
+ * the frequency (HWP) write none: the capture's topology has each CPU's
+ * frequency at the start.
+ */
+struct ktp_freq {
+	struct ktp_hdr h;
+	__u32 khz;
+	__u32 cpu;
+} __ktp_packed;
+
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
 enum ktp_stack_kind {
 	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
@@ -491,8 +519,11 @@ enum ktp_event_group {
 	KTP_EV_IPI = 0x08,
 	KTP_EV_WQ = 0x10,
 	KTP_EV_SCX = 0x20,	/* sched_ext: task state, DSQs, dumps (minor 3) */
+	KTP_EV_POWER = 0x40,	/* idle states and frequency (minor 4) */
 };
-#define KTP_EV_ALL 0x3f
+#define KTP_EV_ALL 0x7f
+/* What a session records unless told: every group but power's. */
+#define KTP_EV_DEFAULT 0x3f
 
 /*
  * Generic netlink family "ktprof" (version 1). Every command needs
@@ -608,6 +639,8 @@ KTP_ABI_SIZE(struct ktp_scx_task, 40);
 KTP_ABI_SIZE(struct ktp_scx_dsq, 56);
 KTP_ABI_SIZE(struct ktp_scx_op, 16);
 KTP_ABI_SIZE(struct ktp_scx_dump, 8);
+KTP_ABI_SIZE(struct ktp_idle, 12);
+KTP_ABI_SIZE(struct ktp_freq, 16);
 KTP_ABI_SIZE(struct ktp_switch, 20);
 KTP_ABI_SIZE(struct ktp_waking, 16);
 KTP_ABI_SIZE(struct ktp_migrate, 16);
