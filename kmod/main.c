@@ -23,7 +23,7 @@ MODULE_PARM_DESC(autostart, "start a session at load (default 0)");
 char *ktp_param_events = "sched,irq,softirq,ipi,wq,scx";
 module_param_named(events, ktp_param_events, charp, 0444);
 MODULE_PARM_DESC(events,
-		 "event groups: comma list of sched,irq,softirq,ipi,wq,scx,power or all (default all but power; those this kernel has)");
+		 "event groups: comma list of sched,irq,softirq,ipi,wq,scx,power,wakeup or all (default all but power and wakeup; those this kernel has)");
 
 unsigned int ktp_param_subbuf_size = 256 << 10;
 module_param_named(subbuf_size, ktp_param_subbuf_size, uint, 0444);

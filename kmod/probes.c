@@ -190,6 +190,19 @@ static void ktp_probe_waking(void *data, struct task_struct *p)
 	ktp_write_waking(p, 0);
 }
 
+static void ktp_probe_wakeup(void *data, struct task_struct *p)
+{
+	struct ktp_wakeup *r;
+	struct ktp_wr w;
+
+	r = ktp_reserve(&w, KTP_REC_WAKEUP, 0, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->target_cpu = task_cpu(p);
+	ktp_commit(&w);
+}
+
 static void ktp_probe_wakeup_new(void *data, struct task_struct *p)
 {
 	ktp_write_waking(p, KTP_WAKING_NEW);
@@ -487,6 +500,7 @@ static void __maybe_unused ktp_check_probe_types(void)
 	check_trace_callback_type_sched_switch(ktp_probe_switch);
 	check_trace_callback_type_sched_waking(ktp_probe_waking);
 	check_trace_callback_type_sched_wakeup_new(ktp_probe_wakeup_new);
+	check_trace_callback_type_sched_wakeup(ktp_probe_wakeup);
 	check_trace_callback_type_sched_migrate_task(ktp_probe_migrate);
 	check_trace_callback_type_sched_process_fork(ktp_probe_fork);
 	check_trace_callback_type_sched_process_exec(ktp_probe_exec);
@@ -585,6 +599,7 @@ static struct ktp_probe ktp_probes[] = {
 #endif
 	{ "workqueue_execute_start", ktp_probe_wq_start, KTP_EV_WQ },
 	{ "workqueue_execute_end", ktp_probe_wq_end, KTP_EV_WQ },
+	{ "sched_wakeup", ktp_probe_wakeup, KTP_EV_WAKEUP },
 	{ "cpu_idle", ktp_probe_idle, KTP_EV_POWER },
 	{ "cpu_frequency", ktp_probe_freq, KTP_EV_POWER },
 #if KTP_HAVE_SCX
@@ -600,7 +615,7 @@ static struct ktp_probe ktp_probes[] = {
 };
 
 static const char * const ktp_group_names[] = {
-	"sched", "irq", "softirq", "ipi", "wq", "scx", "power",
+	"sched", "irq", "softirq", "ipi", "wq", "scx", "power", "wakeup",
 };
 
 const char *ktp_event_group_name(unsigned int bit)

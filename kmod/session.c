@@ -125,7 +125,7 @@ int ktp_config_from_params(struct ktp_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	if (ktp_parse_events(ktp_param_events ? ktp_param_events : "",
 			     &cfg->events)) {
-		pr_err("events=%s: want a list of sched,irq,softirq,ipi,wq,scx,power or all\n",
+		pr_err("events=%s: want a list of sched,irq,softirq,ipi,wq,scx,power,wakeup or all\n",
 		       ktp_param_events);
 		return -EINVAL;
 	}

@@ -461,6 +461,13 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		r = (struct ktp_idle){ .state = !strcmp(v, "exit") ? KTP_IDLE_EXIT :
 						(uint32_t)strtoul(v, NULL, 0) };
 		stream_writer_record(w, &r, KTP_REC_IDLE, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "wakeup")) {
+		struct ktp_wakeup r;
+
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "target", w->cpu, 0, &b))
+			return -1;
+		r = (struct ktp_wakeup){ .pid = a, .target_cpu = b };
+		stream_writer_record(w, &r, KTP_REC_WAKEUP, 0, sizeof(r), ts);
 	} else if (!strcmp(rec, "freq")) {
 		struct ktp_freq r;
 

@@ -32,6 +32,7 @@
  *   ipi cpu= callback=  |  ipi cpus=0,2,3 callback=
  *   wq_start fn= work= | wq_end fn= work=
  *   sample pid= tid= k=ADDR,ADDR u=ADDR source=
+ *   wakeup pid= target=  sched_wakeup (-e wakeup)
  *   idle state=N|exit    power:cpu_idle (-e power)
  *   freq khz= cpu=       power:cpu_frequency
  *   scx_task pid= at=in|out|waking slice= weight= vtime=    sched_ext (-e scx)

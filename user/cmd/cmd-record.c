@@ -58,8 +58,8 @@ enum {
 static const struct opt record_opts_table[] = {
 	{ "output", 'o', "FILE", "capture file (default ktprof.ktp, mode 0600)" },
 	{ "duration", 'd', "DUR", "stop after DUR (500ms, 10s, 2m)" },
-	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq,scx,power or all (default all but "
-	  "power: each group this kernel has)" },
+	{ "events", 'e', "LIST", "sched,irq,softirq,ipi,wq,scx,power,wakeup or all (default all "
+	  "but power and wakeup: each group this kernel has)" },
 	{ "samples", 'S', "SPECS", "sample sources EVENT[@NHz|@period=N],... or none\n"
 		"(default cpu-clock@999hz; cycles, instructions,\n"
 		"cache-misses, branch-misses, task-clock, rNNNN),\n"
@@ -208,7 +208,7 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		return 0;
 	case 'e':
 		if (meta_parse_events(arg, &o->events) || !o->events)
-			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq,scx,power or all", arg);
+			return bad_arg("-e %s: want sched,irq,softirq,ipi,wq,scx,power,wakeup or all", arg);
 		o->scx_named = names_scx(arg);
 		/* Its task state comes with the scheduler's own events. */
 		if ((o->events & KTP_EV_SCX) && !(o->events & KTP_EV_SCHED))

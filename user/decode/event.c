@@ -37,6 +37,7 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_SCX_DUMP] = sizeof(struct ktp_scx_dump) + 4,
 	[KTP_REC_IDLE] = sizeof(struct ktp_idle),
 	[KTP_REC_FREQ] = sizeof(struct ktp_freq),
+	[KTP_REC_WAKEUP] = sizeof(struct ktp_wakeup),
 };
 
 unsigned int event_min_size(unsigned int type)

@@ -7,7 +7,7 @@
 #include "decode/meta.h"
 #include "ktprof_abi.h"
 
-static const char *const group_names[] = { "sched", "irq", "softirq", "ipi", "wq", "scx", "power" };
+static const char *const group_names[] = { "sched", "irq", "softirq", "ipi", "wq", "scx", "power", "wakeup" };
 
 const char *meta_events_str(uint32_t events, char *buf, unsigned int len)
 {

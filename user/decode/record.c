@@ -388,6 +388,13 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 			s->u64(ctx, "state", r.state);
 		break;
 	}
+	case KTP_REC_WAKEUP: {
+		REC(struct ktp_wakeup, r, ev);
+
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "target_cpu", r.target_cpu);
+		break;
+	}
 	case KTP_REC_FREQ: {
 		REC(struct ktp_freq, r, ev);
 

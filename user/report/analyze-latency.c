@@ -15,21 +15,29 @@ static void result_init(struct latency_result *r)
 {
 	hist_init(&r->h[0]);
 	hist_init(&r->h[1]);
+	hist_init(&r->step[0]);
+	hist_init(&r->step[1]);
 }
 
 static void result_fini(struct latency_result *r)
 {
 	hist_fini(&r->h[0]);
 	hist_fini(&r->h[1]);
+	hist_fini(&r->step[0]);
+	hist_fini(&r->step[1]);
 }
 
 static int on_thread_new(void *ctx, uint32_t t)
 {
 	struct analyze_latency *a = ctx;
 
-	if (array_reserve((void **)&a->threads, &a->cap, t, sizeof(*a->threads), 1024))
+	uint32_t cap = a->cap;
+
+	if (array_reserve((void **)&a->threads, &a->cap, t, sizeof(*a->threads), 1024) ||
+	    array_reserve((void **)&a->enqueued, &cap, t, sizeof(*a->enqueued), 1024))
 		return -ENOMEM;
 	result_init(&a->threads[t]);
+	a->enqueued[t] = 0;
 	a->n = t + 1;
 	return 0;
 }
@@ -54,6 +62,11 @@ static int on_latency(void *ctx, enum sched_latency kind, uint32_t t, uint32_t c
 	if (!c || hist_add(&a->threads[t].h[kind], end - start) ||
 	    hist_add(&c->h[kind], end - start))
 		return -ENOMEM;
+	/* Its enqueue (sched_wakeup) inside this wakeup: the two steps. */
+	if (kind == SCHED_WAKEUP && a->enqueued[t] >= start && a->enqueued[t] <= end &&
+	    (hist_add(&a->threads[t].step[0], a->enqueued[t] - start) ||
+	     hist_add(&a->threads[t].step[1], end - a->enqueued[t])))
+		return -ENOMEM;
 	if (end - start > a->over_ns[kind]) {
 		p = pairs_get(&a->over[kind], cpu, t);
 		if (!p)
@@ -63,9 +76,26 @@ static int on_latency(void *ctx, enum sched_latency kind, uint32_t t, uint32_t c
 	return 0;
 }
 
+/* sched_wakeup (-e wakeup): when a woken thread was put on a runqueue. */
+static int on_event(void *ctx, const struct event *ev)
+{
+	struct analyze_latency *a = ctx;
+	struct ktp_wakeup r;
+	uint32_t t;
+
+	if (ev->type != KTP_REC_WAKEUP)
+		return 0;
+	memcpy(&r, ev->rec, sizeof(r));
+	t = sched_lookup_pid(a->s, r.pid);
+	if (t < a->n)
+		a->enqueued[t] = ev->ts;
+	return 0;
+}
+
 static const struct sched_ops latency_ops = {
 	.thread_new = on_thread_new,
 	.latency = on_latency,
+	.event = on_event,
 };
 
 static int latency_init(void *state, struct report *r)
@@ -73,6 +103,7 @@ static int latency_init(void *state, struct report *r)
 	struct analyze_latency *a = state;
 	struct sched *s = &r->model->sched;
 
+	a->s = s;
 	a->over_ns[SCHED_WAKEUP] = findings_threshold_of(&r->cfg.findings, "wakeup") * 1e6;
 	a->over_ns[SCHED_RUNQUEUE] = findings_threshold_of(&r->cfg.findings, "runqueue") * 1e6;
 	pairs_init(&a->over[0], 0);
@@ -98,6 +129,7 @@ static void latency_fini(void *state)
 	pairs_fini(&a->over[0]);
 	pairs_fini(&a->over[1]);
 	free(a->threads);
+	free(a->enqueued);
 	free(a->cpus);
 	free(a->procs);
 }
@@ -128,7 +160,8 @@ static int latency_derive(void *state, struct report *r)
 			continue;
 		for (k = 0; k < 2; k++)
 			if (hist_merge(&pr->h[k], &a->threads[t].h[k]) ||
-			    hist_merge(&a->overall.h[k], &a->threads[t].h[k]))
+			    hist_merge(&a->overall.h[k], &a->threads[t].h[k]) ||
+			    hist_merge(&a->overall.step[k], &a->threads[t].step[k]))
 				return -ENOMEM;
 	}
 	return 0;
@@ -189,6 +222,10 @@ static void kind_text(FILE *out, const struct report *r, const struct report_vie
 	dist_header(out, kind == SCHED_WAKEUP ? "wakeup latency (waking to switch-in)" :
 		    "runqueue latency (preemption to switch-in)");
 	print_dist(out, "all threads", &a->overall.h[kind]);
+	if (kind == SCHED_WAKEUP && a->overall.step[0].count) {
+		print_dist(out, "  waking>enqueue", &a->overall.step[0]);
+		print_dist(out, "  enqueue>run", &a->overall.step[1]);
+	}
 	for (cpu = 0; !v->summary && cpu < a->nr_cpus; cpu++) {
 		if (!report_cpu_shown(r, cpu))
 			continue;
@@ -481,12 +518,6 @@ static json_object *latency_of(struct json_ctx *c, const struct latency_result *
 	return json_doc_object(kinds, &k);
 }
 
-static json_object *get_overall(const struct json_field *f, struct json_ctx *c)
-{
-	(void)f;
-	return latency_of(c, &analyze_latency(render_report(c))->overall);
-}
-
 static json_object *get_thread(const struct json_field *f, struct json_ctx *c)
 {
 	(void)f;
@@ -520,8 +551,39 @@ static const struct json_field process_fields[] = {
 	{ .name = "latency", .type = JSON_OBJ, .sub = kinds, .def = "latency", .get = get_process }, JSON_END
 };
 
+static json_object *get_step(const struct json_field *f, struct json_ctx *c)
+{
+	const struct latency_result *x = c->aux;
+
+	if (!x->step[0].count)
+		return NULL;
+	return json_doc_dist(c, &x->step[f->off]);
+}
+
+/* The section's: the kinds, and a wakeup's two steps when they were recorded. */
+static const struct json_field section_kinds[] = {
+	{ .name = "wakeup", .type = JSON_DIST, .get = get_kind },
+	{ .name = "runqueue", .type = JSON_DIST, .get = get_kind },
+	{ .name = "waking_to_enqueue", .type = JSON_DIST, .flags = JSON_OPTIONAL, .off = 0,
+	  .get = get_step,
+	  .description = "of the wakeups whose enqueue was recorded (-e wakeup): waking to "
+			 "sched_wakeup" },
+	{ .name = "enqueue_to_run", .type = JSON_DIST, .flags = JSON_OPTIONAL, .off = 1,
+	  .get = get_step, .description = "their sched_wakeup to switch-in" },
+	JSON_END
+};
+
+static json_object *get_section(const struct json_field *f, struct json_ctx *c)
+{
+	struct json_ctx k = *c;
+
+	(void)f;
+	k.aux = &analyze_latency(render_report(c))->overall;
+	return json_doc_object(section_kinds, &k);
+}
+
 static const struct json_field latency_doc[] = {
-	{ .name = "latency", .type = JSON_OBJ, .sub = kinds, .flags = 0, .description = "wakeup and runqueue latency of the selected threads", .get = get_overall },
+	{ .name = "latency", .type = JSON_OBJ, .sub = section_kinds, .flags = 0, .description = "wakeup and runqueue latency of the selected threads", .get = get_section },
 	JSON_END
 };
 

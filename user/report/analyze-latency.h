@@ -14,9 +14,15 @@
 
 struct latency_result {
 	struct hist h[2];	/* [SCHED_WAKEUP], [SCHED_RUNQUEUE] */
+	/* With -e wakeup: each wakeup latency that holds its task's enqueue
+	 * (sched_wakeup), split there: [0] waking to enqueue, [1] enqueue to
+	 * switch-in. */
+	struct hist step[2];
 };
 
 struct analyze_latency {
+	const struct sched *s;
+	uint64_t *enqueued;	/* per thread: its last sched_wakeup, 0: none */
 	struct latency_result *threads, *cpus;
 	uint32_t n, cap, nr_cpus;
 	uint64_t over_ns[2];	/* latencies above the rules' thresholds ... */

@@ -73,6 +73,7 @@ enum ktp_rec_type {
 	KTP_REC_SCX_DUMP,	/* struct ktp_scx_dump: a sched_ext dump line (minor 3) */
 	KTP_REC_IDLE,		/* struct ktp_idle: a CPU enters or leaves idle (minor 4) */
 	KTP_REC_FREQ,		/* struct ktp_freq: a CPU's frequency changes (minor 4) */
+	KTP_REC_WAKEUP,		/* struct ktp_wakeup: a woken task is enqueued (minor 4) */
 	KTP_REC_NR_TYPES
 };
 
@@ -84,6 +85,7 @@ enum ktp_rec_type {
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
 	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
+	"sched_wakeup",							\
 }
 
 /* Common header of every record. */
@@ -503,6 +505,17 @@ struct ktp_freq {
 	__u32 cpu;
 } __ktp_packed;
 
+/*
+ * sched_wakeup: the task woken (its SCHED_WAKING earlier) is on @target_cpu's
+ * runqueue now: a wakeup's latency splits into waking to enqueue (the
+ * remote wakeup's IPI and queueing) and enqueue to switch-in.
+ */
+struct ktp_wakeup {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 target_cpu;
+} __ktp_packed;
+
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
 enum ktp_stack_kind {
 	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
@@ -520,9 +533,10 @@ enum ktp_event_group {
 	KTP_EV_WQ = 0x10,
 	KTP_EV_SCX = 0x20,	/* sched_ext: task state, DSQs, dumps (minor 3) */
 	KTP_EV_POWER = 0x40,	/* idle states and frequency (minor 4) */
+	KTP_EV_WAKEUP = 0x80,	/* sched_wakeup: the enqueue of a woken task (minor 4) */
 };
-#define KTP_EV_ALL 0x7f
-/* What a session records unless told: every group but power's. */
+#define KTP_EV_ALL 0xff
+/* What a session records unless told: every group but power and wakeup. */
 #define KTP_EV_DEFAULT 0x3f
 
 /*
@@ -641,6 +655,7 @@ KTP_ABI_SIZE(struct ktp_scx_op, 16);
 KTP_ABI_SIZE(struct ktp_scx_dump, 8);
 KTP_ABI_SIZE(struct ktp_idle, 12);
 KTP_ABI_SIZE(struct ktp_freq, 16);
+KTP_ABI_SIZE(struct ktp_wakeup, 16);
 KTP_ABI_SIZE(struct ktp_switch, 20);
 KTP_ABI_SIZE(struct ktp_waking, 16);
 KTP_ABI_SIZE(struct ktp_migrate, 16);

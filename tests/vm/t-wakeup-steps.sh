@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# A wakeup in steps (-e wakeup): sched_wakeup beside sched_waking. A
+# workload of wakeups (tests/workloads/sched-mix) is recorded; every
+# sched_wakeup follows its task's sched_waking (no enqueue without its
+# waking, and none before it); report --latency splits most wakeups into
+# waking to enqueue and enqueue to switch-in, each part within the whole;
+# a default record has no sched_wakeup records.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+
+guest() {
+	"$KTPROF" record -q -e sched,wakeup -S none --load "$KTPROF_KO" -o "$out/w.ktp" -- \
+		"$WORKLOADS/sched-mix" -r "$(scaled 40 15)" >/dev/null 2>"$out/record.err" ||
+		fail "record -e sched,wakeup failed: $(cat "$out/record.err")"
+	"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/default.ktp" -- true ||
+		fail "record failed"
+}
+
+host() {
+	"$KTPROF" dump --json "$out/default.ktp" | grep -q '"type":"sched_wakeup"' &&
+		fail "a default record has sched_wakeup records"
+	"$KTPROF" dump --json "$out/w.ktp" >"$out/dump.json" || fail "dump failed"
+	"$KTPROF" report --json --latency "$out/w.ktp" >"$out/report.json" || fail "report failed"
+	/usr/bin/python3 - "$out/dump.json" "$out/report.json" <<'PY' || fail "wakeup steps check failed"
+import json, sys
+waking, wakeups, orphans = {}, 0, 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "sched_waking":
+        waking[r["pid"]] = r["ts"]
+    elif r["type"] == "sched_wakeup":
+        wakeups += 1
+        if r["pid"] not in waking or waking[r["pid"]] > r["ts"]:
+            orphans += 1
+lat = json.load(open(sys.argv[2]))["latency"]
+w, a, b = lat["wakeup"], lat.get("waking_to_enqueue", {}), lat.get("enqueue_to_run", {})
+print("%d sched_wakeup records, %d without a waking before; wakeups %d, split %d "
+      "(waking>enqueue p50 %s, enqueue>run p50 %s)" % (wakeups, orphans, w["count"],
+      a.get("count", 0), a.get("p50_ns"), b.get("p50_ns")))
+ok = wakeups > 0 and orphans == 0 and a.get("count", 0) >= w["count"] // 2 and \
+    a["count"] <= w["count"] and a["count"] == b["count"] and \
+    a["max_ns"] <= w["max_ns"] and b["max_ns"] <= w["max_ns"]
+sys.exit(0 if ok else 1)
+PY
+	echo ok
+}
+
+run_phases
