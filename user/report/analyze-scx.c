@@ -779,12 +779,14 @@ static void scx_html(FILE *f, const struct report *r, const struct report_view *
 		if (a->dsqs[i].nr_points)
 			html_depth_plot(f, a, &a->dsqs[i], dsq_str(&a->dsqs[i], name, sizeof(name)));
 	if (a->nr_dump) {
-		fputs("<h3>Debug dump</h3>\n<pre>", f);
+		/* The page's own elements only: a block that keeps the lines. */
+		fprintf(f, "<p>Debug dump, %u line%s:</p>\n<div style=\"white-space:pre;"
+			"font-family:monospace\">", a->nr_dump, a->nr_dump == 1 ? "" : "s");
 		for (i = 0; i < a->nr_dump; i++) {
 			html_esc(f, a->dump[i]);
 			fputc('\n', f);
 		}
-		fputs("</pre>\n", f);
+		fputs("</div>\n", f);
 	}
 }
 
