@@ -72,7 +72,7 @@ const char *record_dsq_label(uint64_t id, uint32_t cpu, char *buf, unsigned int 
 	char name[40];
 
 	record_dsq_name(id, name, sizeof(name));
-	if ((id & RECORD_DSQ_BUILTIN) && id != RECORD_DSQ_GLOBAL && !(id & RECORD_DSQ_LOCAL_ON))
+	if (record_dsq_per_cpu(id))
 		snprintf(buf, len, "%s:%u", name, cpu);
 	else
 		snprintf(buf, len, "%s", name);

@@ -53,6 +53,21 @@ static inline unsigned int record_switch_counters(const struct event *ev)
 const char *record_dsq_name(uint64_t id, char *buf, unsigned int len);
 
 /*
+ * Whether DSQ id @id is a per-CPU built-in one (local, bypass): its label
+ * names the CPU.
+ */
+static inline int record_dsq_per_cpu(uint64_t id)
+{
+	return (id & RECORD_DSQ_BUILTIN) && id != RECORD_DSQ_GLOBAL && !(id & RECORD_DSQ_LOCAL_ON);
+}
+
+/* One DSQ's key in a session: its id and uid together (several share an id). */
+static inline uint64_t record_dsq_key(uint64_t id, uint32_t uid)
+{
+	return (uint64_t)uid << 32 ^ id ^ id >> 32;
+}
+
+/*
  * A DSQ as reports and traces label it: the per-CPU built-in ones (local,
  * bypass) with the CPU of the first task seen on them, "local:1"; the
  * others by their name.

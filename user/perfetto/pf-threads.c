@@ -808,7 +808,7 @@ static int dsq_track(struct pf_threads *t, const struct ktp_scx_dsq *r, uint64_t
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	uint64_t key = (uint64_t)r->dsq_uid << 32 ^ r->dsq_id ^ r->dsq_id >> 32;
+	uint64_t key = record_dsq_key(r->dsq_id, r->dsq_uid);
 	uintptr_t i = (uintptr_t)u64_map_get(&t->dsqs, key);
 	char id[40], name[64];
 

@@ -52,7 +52,7 @@ static enum scx_dsq_kind dsq_kind(uint64_t id)
  */
 static struct scx_dsq *dsq_get(struct analyze_scx *a, uint64_t id, uint32_t uid, uint32_t cpu)
 {
-	uint64_t key = (uint64_t)uid << 32 ^ id ^ id >> 32;
+	uint64_t key = record_dsq_key(id, uid);
 	uintptr_t i = (uintptr_t)u64_map_get(&a->dsq_index, key);
 	struct scx_dsq *d;
 
@@ -494,12 +494,6 @@ static const char *dsq_str(const struct scx_dsq *d, char *buf, size_t len)
 	return record_dsq_label(d->id, d->cpu, buf, len);
 }
 
-/* Whether the DSQ is one per CPU, which its label names. */
-static int dsq_per_cpu(const struct scx_dsq *d)
-{
-	return (d->id & RECORD_DSQ_BUILTIN) && d->id != RECORD_DSQ_GLOBAL &&
-	       !(d->id & RECORD_DSQ_LOCAL_ON);
-}
 
 static uint64_t dsq_span(const struct analyze_scx *a, const struct scx_dsq *d)
 {
@@ -822,7 +816,7 @@ static json_object *get_dsq(const struct json_field *f, struct json_ctx *c)
 	if (!strcmp(f->name, "kind"))
 		return json_doc_str(kind_names[dsq_kind(d->id)]);
 	if (!strcmp(f->name, "cpu"))
-		return dsq_per_cpu(d) ? json_doc_u64(d->cpu) : NULL;
+		return record_dsq_per_cpu(d->id) ? json_doc_u64(d->cpu) : NULL;
 	if (!strcmp(f->name, "mean_depth"))
 		return json_doc_num(c, dsq_mean_depth(a, d), 3);
 	if (!strcmp(f->name, "wait_ns"))
