@@ -5,7 +5,11 @@
 # sched_wakeup follows its task's sched_waking (no enqueue without its
 # waking, and none before it); report --latency splits most wakeups into
 # waking to enqueue and enqueue to switch-in, each part within the whole;
-# a default record has no sched_wakeup records.
+# a default record has no sched_wakeup records. Where the kernel has
+# schedstats (Debian's 6.1 and 6.12), info shows /proc/schedstat's change
+# over the session, and each CPU's timeslices (the kernel's count of tasks
+# switched in) are at least the switch-ins the capture holds (the recorder
+# reads the file before the session starts and after it stops).
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 
@@ -15,6 +19,7 @@ guest() {
 		fail "record -e sched,wakeup failed: $(cat "$out/record.err")"
 	"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/default.ktp" -- true ||
 		fail "record failed"
+	if [ -r /proc/schedstat ]; then note schedstat yes; else note schedstat no; fi
 }
 
 host() {
@@ -22,6 +27,36 @@ host() {
 		fail "a default record has sched_wakeup records"
 	"$KTPROF" dump --json "$out/w.ktp" >"$out/dump.json" || fail "dump failed"
 	"$KTPROF" report --json --latency "$out/w.ktp" >"$out/report.json" || fail "report failed"
+	"$KTPROF" info "$out/w.ktp" >"$out/info.txt" || fail "info failed"
+	if [ "$(noted schedstat)" = yes ]; then
+		/usr/bin/python3 - "$out/info.txt" "$out/dump.json" <<'PY' || fail "schedstat check failed"
+import collections, json, sys
+lines = open(sys.argv[1]).read().split("\n")
+i = [n for n, l in enumerate(lines) if l.startswith("schedstat ")]
+if not i:
+    sys.exit("info shows no schedstat")
+head = lines[i[0] + 1].split()
+rows = {}
+for l in lines[i[0] + 2:]:
+    f = l.split()
+    if not f or not f[0].isdigit():
+        break
+    rows[int(f[0])] = dict(zip(head[1:], f[1:]))
+ins = collections.Counter()
+for l in open(sys.argv[2]):
+    r = json.loads(l)
+    if r["type"] == "sched_switch" and r["next_pid"] != 0:
+        ins[r["cpu"]] += 1
+ok = bool(rows)
+for cpu, n in sorted(ins.items()):
+    ts = int(rows.get(cpu, {}).get("timeslices", -1))
+    print("cpu %d: %d switch-ins captured, schedstat timeslices %d" % (cpu, n, ts))
+    ok = ok and n <= ts <= 2 * n + 500
+sys.exit(0 if ok else 1)
+PY
+	else
+		grep -q '^schedstat ' "$out/info.txt" && fail "info shows schedstat on a kernel without it"
+	fi
 	/usr/bin/python3 - "$out/dump.json" "$out/report.json" <<'PY' || fail "wakeup steps check failed"
 import json, sys
 waking, wakeups, orphans = {}, 0, 0

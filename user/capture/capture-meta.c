@@ -68,6 +68,8 @@ int capture_meta_write(struct capture_writer *w,
 	cm.sample_comm = (char *)info->sample_comm;
 	cm.sched_ext_start = sched_ext_msg(info->sched_ext_start, &scx[0]);
 	cm.sched_ext_stop = sched_ext_msg(info->sched_ext_stop, &scx[1]);
+	cm.schedstat_start = (char *)info->schedstat_start;
+	cm.schedstat_stop = (char *)info->schedstat_stop;
 #undef SET
 	return capture_writer_add_message(w, KTPC_META, &cm.base);
 }

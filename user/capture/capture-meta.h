@@ -22,6 +22,7 @@ struct capture_meta_info {
 	unsigned int nr_sample_pids;
 	const char *sample_comm;
 	const struct sched_ext *sched_ext_start, *sched_ext_stop;	/* or NULL */
+	const char *schedstat_start, *schedstat_stop;	/* /proc/schedstat, or NULL */
 };
 
 int capture_meta_write(struct capture_writer *w,

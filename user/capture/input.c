@@ -29,6 +29,7 @@ struct input {
 	struct error kallsyms_err;
 	uint64_t stop_ns;
 	struct sched_ext scx[2];	/* at start, at stop */
+	char *schedstat[2];		/* /proc/schedstat's text, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -116,6 +117,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 		in->stop_ns = cm->stop_boottime_ns;
 	sched_ext_from(&in->scx[0], cm->sched_ext_start);
 	sched_ext_from(&in->scx[1], cm->sched_ext_stop);
+	in->schedstat[0] = cm->schedstat_start ? strdup(cm->schedstat_start) : NULL;
+	in->schedstat[1] = cm->schedstat_stop ? strdup(cm->schedstat_stop) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -222,6 +225,8 @@ void input_close(struct input *in)
 	capture_reader_close(in->cap);
 	rawdir_close(in->rd);
 	free(in->kallsyms);
+	free(in->schedstat[0]);
+	free(in->schedstat[1]);
 	free(in->path);
 	free(in);
 }
@@ -239,6 +244,11 @@ uint64_t input_stop_ns(const struct input *in)
 const struct sched_ext *input_sched_ext(const struct input *in, int at_stop)
 {
 	return &in->scx[!!at_stop];
+}
+
+const char *input_schedstat(const struct input *in, int at_stop)
+{
+	return in->schedstat[!!at_stop];
 }
 
 int input_topology(struct input *in, struct topology_cpu **out)

@@ -28,6 +28,8 @@ uint64_t input_stop_ns(const struct input *in);
 /* sched_ext at the session's start or stop (present = 0: nothing known). */
 struct sched_ext;
 const struct sched_ext *input_sched_ext(const struct input *in, int at_stop);
+/* /proc/schedstat's text at the session's start or stop; NULL if none. */
+const char *input_schedstat(const struct input *in, int at_stop);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

@@ -14,6 +14,7 @@
 
 #include "capture/capture-meta.h"
 #include "capture/capture-write.h"
+#include "capture/schedstat.h"
 #include "record/recorder.h"
 #include "record/snapshot.h"
 #include "util/clock.h"
@@ -47,6 +48,7 @@ struct recorder {
 	unsigned int nr_final;
 	struct error err;	/* the last failure's details */
 	struct sched_ext scx_start, scx_stop;
+	char *schedstat[2];		/* /proc/schedstat at start and stop, or NULL */
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -228,6 +230,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.meta = &r->meta,
 		.sched_ext_start = &r->scx_start,
 		.sched_ext_stop = stop_ns ? &r->scx_stop : NULL,
+		.schedstat_start = r->schedstat[0],
+		.schedstat_stop = stop_ns ? r->schedstat[1] : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,
 		.nr_options = r->cfg.nr_options,
@@ -278,6 +282,9 @@ int recorder_start(struct recorder *r)
 	/* What sched_ext ran: a missing or unreadable directory says nothing. */
 	if (r->cfg.sched_ext_dir)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_start);
+	/* A kernel without SCHEDSTATS has no file: the capture has none either. */
+	if (r->cfg.schedstat_path)
+		schedstat_read(r->cfg.schedstat_path, &r->schedstat[0]);
 	if (r->cfg.require_scx && !r->scx_start.present)
 		return error_set(&r->err, -EOPNOTSUPP,
 				 "-e scx: this kernel has no sched_ext (%s absent; "
@@ -339,6 +346,8 @@ int recorder_stop(struct recorder *r)
 	stop_ns = clock_ns(CLOCK_BOOTTIME);
 	if (r->cfg.sched_ext_dir)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_stop);
+	if (r->cfg.schedstat_path)
+		schedstat_read(r->cfg.schedstat_path, &r->schedstat[1]);
 	ret = join_readers(r);
 	if (ret)
 		return ret;
@@ -427,5 +436,7 @@ void recorder_free(struct recorder *r)
 		free(r->readers[i]);
 	free(r->readers);
 	free(r->final);
+	free(r->schedstat[0]);
+	free(r->schedstat[1]);
 	free(r);
 }

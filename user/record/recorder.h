@@ -24,6 +24,7 @@ struct recorder_config {
 	unsigned int nr_options;
 	int snapshots;			/* kallsyms, modules, maps (1: yes) */
 	int require_scx;		/* fail when the kernel has no sched_ext */
+	const char *schedstat_path;	/* /proc/schedstat, or NULL */
 };
 
 struct recorder_progress {
