@@ -69,6 +69,7 @@ struct ktp_session {
 	u64 clock_mono;
 	u64 clock_real;
 	unsigned long *seen_pids;	/* identity already written */
+	u32 *affinity_keys;	/* by pid: the key of the mask written, 0: none */
 	unsigned long *seen_irqs;	/* irq name already written */
 	unsigned int nr_seen_irqs;
 	DECLARE_BITMAP(seen_vectors, KTP_IRQ_NR_VECTORS); /* vector name written */

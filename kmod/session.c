@@ -210,6 +210,8 @@ static void ktp_free_bitmaps(void)
 	ktp_stacks_free();
 	vfree(ktp_session.seen_pids);
 	ktp_session.seen_pids = NULL;
+	vfree(ktp_session.affinity_keys);
+	ktp_session.affinity_keys = NULL;
 	bitmap_free(ktp_session.seen_irqs);
 	ktp_session.seen_irqs = NULL;
 	ktp_session.nr_seen_irqs = 0;
@@ -219,11 +221,15 @@ static int ktp_alloc_bitmaps(void)
 {
 	ktp_session.seen_pids = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) *
 					sizeof(long));
+	/* 16 MiB: a key for every pid the kernel can give (PID_MAX_LIMIT). */
+	ktp_session.affinity_keys = vzalloc(array_size(PID_MAX_LIMIT,
+						       sizeof(u32)));
 	ktp_session.nr_seen_irqs = ktp_nr_irqs();
 	ktp_session.seen_irqs = bitmap_zalloc(ktp_session.nr_seen_irqs,
 					      GFP_KERNEL);
 	bitmap_zero(ktp_session.seen_vectors, KTP_IRQ_NR_VECTORS);
-	if (!ktp_session.seen_pids || !ktp_session.seen_irqs ||
+	if (!ktp_session.seen_pids || !ktp_session.affinity_keys ||
+	    !ktp_session.seen_irqs ||
 	    ktp_stacks_alloc(ktp_session.cfg.stacks)) {
 		ktp_free_bitmaps();
 		return -ENOMEM;

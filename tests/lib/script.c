@@ -468,6 +468,40 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 			return -1;
 		r = (struct ktp_wakeup){ .pid = a, .target_cpu = b };
 		stream_writer_record(w, &r, KTP_REC_WAKEUP, 0, sizeof(r), ts);
+	} else if (!strcmp(rec, "affinity")) {
+		/* affinity pid=N cpus=0,2-3 [bits=N]: bits default to the CPUs' count. */
+		struct {
+			struct ktp_affinity a;
+			uint32_t words[8];
+		} r = { 0 };
+		const char *v = value(l, 3, "cpus");
+		char *end;
+
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "bits", s->nr_cpus, 0, &b))
+			return -1;
+		if (!v || !b || b > 256)
+			return bad(s, l, "affinity wants cpus=LIST and bits=1..256");
+		while (*v) {
+			unsigned long lo = strtoul(v, &end, 10), hi = lo;
+
+			if (end == v)
+				return bad(s, l, "bad cpus list");
+			if (*end == '-')
+				hi = strtoul(end + 1, &end, 10);
+			if (hi < lo || hi >= b)
+				return bad(s, l, "cpus beyond bits");
+			for (; lo <= hi; lo++) {
+				r.words[lo / 32] |= 1u << (lo % 32);
+				r.a.nr_allowed++;
+			}
+			v = *end == ',' ? end + 1 : end;
+			if (*end && *end != ',')
+				return bad(s, l, "bad cpus list");
+		}
+		r.a.pid = a;
+		r.a.nr_bits = b;
+		stream_writer_record(w, &r, KTP_REC_AFFINITY, 0,
+				     sizeof(r.a) + 4 * ((b + 31) / 32), ts);
 	} else if (!strcmp(rec, "freq")) {
 		struct ktp_freq r;
 

@@ -15,7 +15,7 @@ call() { "$TOOLS/genl-call" "$@"; }
 # A deadline for what must not hang; not a time assertion: far beyond what
 # the step takes on a busy host under TCG.
 limit=120
-holder='' stopper='' loader='' resolver=''
+holder='' stopper='' loader='' resolver='' prober=''
 
 # nbd as a module, if this kernel has it: its init registers a generic
 # netlink family (Debian's kernels; the debug kernel builds no modules).
@@ -44,21 +44,31 @@ load_genl_module() {
 # Tasks sleeping in FUNCTION, by their kernel stacks.
 sleeping_in() { grep -l "^\[<.*>\] $1+" /proc/[0-9]*/stack 2>/dev/null; }
 
-# Whether a task sleeps on a mutex in FUNCTION.
-waiting_for_lock() {
-	local p
-	for p in $(sleeping_in "$1"); do
-		grep -q '\] __mutex_lock' "$p" && return 0
+# Wait until the selftest holds the session lock: a reader of the stats,
+# which take that lock, sleeps in them (it reads once the lock is let go).
+selftest_holds_lock() {
+	local end=$((SECONDS + limit))
+	cat "$KTPROF_DBG/stats" >/dev/null &
+	prober=$!
+	until sleeping_in ktp_stats_show | grep -q "^/proc/$prober/"; do
+		if ! kill -0 "$holder" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; then
+			return 1
+		fi
+		# Read already: the lock was free; try again.
+		if ! kill -0 "$prober" 2>/dev/null; then
+			cat "$KTPROF_DBG/stats" >/dev/null &
+			prober=$!
+		fi
+		nap 0.1
 	done
-	return 1
 }
 
 # Let the held-up steps go: kill the selftest that holds the session lock.
 release() {
 	[ -n "$holder" ] && kill -9 "$holder" 2>/dev/null
-	for p in $stopper $loader $resolver; do wait "$p" 2>/dev/null; done
+	for p in $stopper $loader $resolver $prober; do wait "$p" 2>/dev/null; done
 	grep -q '^nbd ' /proc/modules && rmmod nbd
-	holder='' stopper='' loader='' resolver=''
+	holder='' stopper='' loader='' resolver='' prober=''
 }
 
 cb_lock_free() {
@@ -68,16 +78,12 @@ cb_lock_free() {
 		# As many records as it takes: it holds the session lock until killed.
 		taskset -c 1 sh -c "echo 1000000000000 >$KTPROF_DBG/selftest" 2>/dev/null &
 		holder=$!
-		nap 0.5
+		selftest_holds_lock || fail "the selftest did not take the session lock"
 		call stop >"$KTPROF_TEST_OUT/stop.out" &
 		stopper=$!
-		# Waiting for the session lock behind the selftest: the stop came
-		# after the selftest took it. Done already: it came before (on a
-		# loaded host the selftest may start late). A stop asleep in its
-		# FILE flush, between its two turns on the lock, is neither: it
-		# may yet finish before the selftest begins.
+		# Waiting for the session lock, which the selftest holds.
 		end=$((SECONDS + limit))
-		until waiting_for_lock ktp_session_stop_id; do
+		until sleeping_in ktp_session_stop_id >/dev/null; do
 			kill -0 "$stopper" 2>/dev/null || break
 			[ "$SECONDS" -lt "$end" ] || fail "the stop neither waits nor ends"
 			nap 0.1

@@ -45,6 +45,46 @@ int record_prio(uint8_t prio)
 	return prio == KTP_PRIO_DL ? -1 : prio;
 }
 
+int record_affinity_has(const struct event *ev, uint32_t cpu)
+{
+	struct ktp_affinity a;
+	uint32_t word;
+
+	memcpy(&a, ev->rec, sizeof(a));
+	if (cpu >= a.nr_bits || ev->size < sizeof(a) + 4 * (cpu / 32 + 1))
+		return 0;
+	memcpy(&word, (const char *)ev->rec + sizeof(a) + 4 * (cpu / 32), 4);
+	return (word >> (cpu % 32)) & 1;
+}
+
+const char *record_affinity_list(const struct event *ev, char *buf, size_t len)
+{
+	struct ktp_affinity a;
+	size_t off = 0;
+	uint32_t cpu, end;
+	int n;
+
+	memcpy(&a, ev->rec, sizeof(a));
+	buf[0] = '\0';
+	for (cpu = 0; cpu < a.nr_bits; cpu = end + 1) {
+		if (!record_affinity_has(ev, cpu)) {
+			end = cpu;
+			continue;
+		}
+		for (end = cpu; end + 1 < a.nr_bits && record_affinity_has(ev, end + 1); end++)
+			;
+		n = end > cpu ? snprintf(buf + off, len - off, "%s%u-%u", off ? "," : "", cpu, end)
+			      : snprintf(buf + off, len - off, "%s%u", off ? "," : "", cpu);
+		if (n < 0 || (size_t)n >= len - off) {
+			if (len >= 4)
+				memcpy(buf + len - 4, "...", 4);
+			break;
+		}
+		off += (size_t)n;
+	}
+	return buf;
+}
+
 /*
  * A DSQ id as sched_ext spells its built-in ones (include/linux/sched/ext.h:
  * bit 63 built-in, bit 62 local-on with a CPU), the scheduler's own in
@@ -393,6 +433,15 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 
 		s->u64(ctx, "pid", r.pid);
 		s->u64(ctx, "target_cpu", r.target_cpu);
+		break;
+	}
+	case KTP_REC_AFFINITY: {
+		REC(struct ktp_affinity, r, ev);
+		char list[256];
+
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "nr_allowed", r.nr_allowed);
+		s->str(ctx, "cpus", record_affinity_list(ev, list, sizeof(list)));
 		break;
 	}
 	case KTP_REC_FREQ: {

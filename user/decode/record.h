@@ -77,4 +77,13 @@ const char *record_dsq_label(uint64_t id, uint32_t cpu, char *buf, unsigned int 
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int record_prio(uint8_t prio);
 
+/*
+ * An AFFINITY record's mask: bit @cpu (0 beyond the record's bits). The
+ * decoder checked its size against its nr_bits.
+ */
+int record_affinity_has(const struct event *ev, uint32_t cpu);
+
+/* Its CPUs as a list, "0-3,6", cut with "..." where @len ends. */
+const char *record_affinity_list(const struct event *ev, char *buf, size_t len);
+
 #endif

@@ -145,6 +145,13 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 		return memchr(p + sizeof(struct ktp_file), 0,
 			      h->size - sizeof(struct ktp_file)) != NULL &&
 		       p[offsetof(struct ktp_file, build_id_len)] <= KTP_BUILD_ID_MAX;
+	case KTP_REC_AFFINITY: {
+		struct ktp_affinity a;
+
+		memcpy(&a, p, sizeof(a));
+		return a.nr_bits && a.nr_allowed <= a.nr_bits &&
+		       h->size == sizeof(a) + 4u * ((a.nr_bits + 31u) / 32);
+	}
 	}
 	return 1;
 }
@@ -174,6 +181,7 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_FILE:
 	case KTP_REC_SCX_OP:
 	case KTP_REC_SCX_DUMP:
+	case KTP_REC_AFFINITY:
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:
 		return 0;	/* handled by the caller */

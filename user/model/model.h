@@ -74,7 +74,7 @@ struct model_client {
 	unsigned int flags;
 };
 
-#define MODEL_MAX_CLIENTS 16
+#define MODEL_MAX_CLIENTS 32
 
 struct model {
 	struct model_config cfg;

@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/record.h"
 #include "model/sched.h"
+#include "util/hash.h"
 #include "util/array.h"
 #include "util/text.h"
 
@@ -36,6 +38,7 @@ struct sched_cpu {
 	uint64_t hardirq_ts;
 	int64_t softirq;	/* softirq vector running, -1: none */
 	uint64_t softirq_ts, softirq_inner;
+	uint32_t waiting;	/* threads whose wait_cpu is this CPU */
 };
 
 #define EACH_CLIENT(s, c) for (c = (s)->clients; c < (s)->clients + (s)->nr_clients; c++)
@@ -79,6 +82,27 @@ static void emit_gap(struct sched *s, uint32_t cpu, enum sched_gap gap,
 			c->ops->gap(c->ctx, cpu, gap, from, to);
 }
 
+/* Thread @t waits in @cpu's runqueue from @ts (-1: nowhere). */
+static void wait_at(struct sched *s, uint32_t t, int32_t cpu, uint64_t ts)
+{
+	struct sched_thread *th = &s->threads[t];
+	const struct sched_client *c;
+	int32_t from = th->wait_cpu;
+
+	if (cpu >= (int64_t)s->nr_cpus)
+		cpu = -1;
+	if (from == cpu)
+		return;
+	if (from >= 0)
+		s->cpus[from].waiting--;
+	if (cpu >= 0)
+		s->cpus[cpu].waiting++;
+	th->wait_cpu = cpu;
+	EACH_CLIENT(s, c)
+		if (c->ops->wait)
+			c->ops->wait(c->ctx, t, from, cpu, ts);
+}
+
 /* Thread @t leaves its state at @ts for @state. */
 static void set_state(struct sched *s, uint32_t t, enum sched_state state, uint64_t ts)
 {
@@ -94,6 +118,8 @@ static void set_state(struct sched *s, uint32_t t, enum sched_state state, uint6
 	if (ts > th->state_since)
 		th->state_since = ts;
 	th->state = state;
+	if (state == SCHED_DEAD)
+		wait_at(s, t, -1, ts);
 }
 
 static void emit_latency(struct sched *s, enum sched_latency kind, uint32_t t,
@@ -236,6 +262,7 @@ static uint32_t new_thread(struct sched *s, uint32_t pid, uint64_t ts)
 	th->pid = pid;
 	th->tgid = pid;
 	th->cpu = -1;
+	th->wait_cpu = -1;
 	th->state = SCHED_UNKNOWN;
 	th->state_since = ts;
 	/* Its process is known from its TASK or FORK record, else at the end. */
@@ -333,9 +360,12 @@ static void close_running(struct sched *s, uint32_t cpu, uint64_t ts, enum sched
 
 static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts);
 
-/* A latency clock of @th starts at @ts with the thread queued on @cpu (-1: unknown). */
-static void queue_enter(struct sched_thread *th, int32_t cpu, uint64_t ts)
+/* A latency clock of @t starts at @ts with the thread queued on @cpu (-1: unknown). */
+static void queue_enter(struct sched *s, uint32_t t, int32_t cpu, uint64_t ts)
 {
+	struct sched_thread *th = &s->threads[t];
+
+	wait_at(s, t, cpu, ts);
 	th->q_cpu = th->q_best = cpu;
 	th->q_since = ts;
 	th->q_best_ns = 0;
@@ -401,6 +431,7 @@ static void start_running(struct sched *s, uint32_t cpu, uint32_t t, uint64_t ts
 	if (th->wake_late && (th->state == SCHED_SLEEPING || th->state == SCHED_BLOCKED))
 		th->state = SCHED_RUNNABLE;
 	th->wake_pending = th->rq_pending = th->wake_late = 0;
+	wait_at(s, t, -1, ts);
 	set_state(s, t, SCHED_RUNNING, ts);
 	th->cpu = cpu;
 }
@@ -663,6 +694,7 @@ static void on_switch(struct sched *s, const struct event *ev)
 		if (th->rq_pending)
 			latency_done(s, SCHED_RUNQUEUE, prev, ev->cpu, th->rq_ts, ev->ts, 0);
 		th->wake_pending = th->rq_pending = th->wake_late = 0;
+		wait_at(s, prev, -1, ev->ts);
 		if (th->cpu == (int32_t)ev->cpu)
 			th->cpu = -1;
 		if (th->cpu < 0)
@@ -671,7 +703,7 @@ static void on_switch(struct sched *s, const struct event *ev)
 			th->rq_pending = 1;
 			th->rq_valid = !s->unknown_cpus;
 			th->rq_ts = ev->ts;
-			queue_enter(th, ev->cpu, ev->ts);
+			queue_enter(s, prev, ev->cpu, ev->ts);
 		} else if (th->woke_running &&
 			   (after == SCHED_SLEEPING || after == SCHED_BLOCKED)) {
 			/*
@@ -686,8 +718,8 @@ static void on_switch(struct sched *s, const struct event *ev)
 			th->wake_valid = !s->unknown_cpus;
 			th->wake_new = 0;
 			th->wake_ts = ev->ts;
-			queue_enter(th, th->wake_target < s->nr_cpus ? th->wake_target : -1,
-				    ev->ts);
+			queue_enter(s, prev,
+				    th->wake_target < s->nr_cpus ? th->wake_target : -1, ev->ts);
 		}
 		th->woke_running = 0;
 	}
@@ -758,7 +790,7 @@ static void on_waking(struct sched *s, const struct event *ev)
 	th->wake_new = !!new;
 	th->wake_ts = ev->ts;
 	th->waker = waker;
-	queue_enter(th, r.target_cpu < s->nr_cpus ? r.target_cpu : -1, ev->ts);
+	queue_enter(s, t, r.target_cpu < s->nr_cpus ? r.target_cpu : -1, ev->ts);
 	if (!s->unknown_cpus)
 		set_state(s, t, SCHED_RUNNABLE, ev->ts);
 }
@@ -949,8 +981,10 @@ static void on_migrate(struct sched *s, const struct event *ev)
 	if (r.orig_cpu >= s->nr_cpus || r.dest_cpu >= s->nr_cpus)
 		return;
 	t = sched_lookup_pid(s, r.pid);
-	if (t != SCHED_NONE && (s->threads[t].wake_pending || s->threads[t].rq_pending))
+	if (t != SCHED_NONE && (s->threads[t].wake_pending || s->threads[t].rq_pending)) {
 		queue_move(&s->threads[t], r.dest_cpu, ev->ts);
+		wait_at(s, t, r.dest_cpu, ev->ts);
+	}
 	if (!sched_in_window(s, ev->ts))
 		return;
 	t = thread_of(s, r.pid, ev->ts);
@@ -959,6 +993,102 @@ static void on_migrate(struct sched *s, const struct event *ev)
 	EACH_CLIENT(s, c)
 		if (c->ops->migrate)
 			fail(s, c->ops->migrate(c->ctx, t, r.orig_cpu, r.dest_cpu, ev->ts));
+}
+
+/* --- Allowed CPUs --- */
+
+static uint64_t mask_hash(const uint64_t *w, uint32_t words)
+{
+	return hash_fnv1a(w, words * sizeof(*w), HASH_FNV1A_SEED);
+}
+
+/* The index of mask @w (@words words, @nr_allowed set), interned; 0 on failure. */
+static uint32_t mask_intern(struct sched *s, const uint64_t *w, uint32_t words,
+			    uint32_t nr_allowed)
+{
+	uint64_t h = mask_hash(w, words);
+	struct sched_mask *m;
+	uintptr_t v;
+
+	if (!s->nr_masks)
+		s->nr_masks = 1;	/* index 0: all */
+	/* Probe on from the hash while another mask holds it. */
+	while ((v = (uintptr_t)u64_map_get(&s->mask_by_hash, h))) {
+		m = &s->masks[v - 1];
+		if (m->words == words && !memcmp(s->mask_pool + m->off, w, words * sizeof(*w)))
+			return (uint32_t)(v - 1);
+		h++;
+	}
+	if (array_reserve((void **)&s->masks, &s->cap_masks, s->nr_masks, sizeof(*s->masks), 16) ||
+	    array_reserve((void **)&s->mask_pool, &s->pool_cap, s->pool_len + words - 1,
+			  sizeof(*s->mask_pool), 64) ||
+	    u64_map_put(&s->mask_by_hash, h, (void *)(uintptr_t)(s->nr_masks + 1))) {
+		fail(s, -ENOMEM);
+		return 0;
+	}
+	m = &s->masks[s->nr_masks];
+	m->off = s->pool_len;
+	m->words = words;
+	m->nr_allowed = nr_allowed;
+	memcpy(s->mask_pool + m->off, w, words * sizeof(*w));
+	s->pool_len += words;
+	return s->nr_masks++;
+}
+
+int sched_mask_has(const struct sched *s, uint32_t m, uint32_t cpu)
+{
+	const struct sched_mask *e;
+
+	if (!m || m >= s->nr_masks)
+		return 1;
+	e = &s->masks[m];
+	return cpu / 64 < e->words && (s->mask_pool[e->off + cpu / 64] >> (cpu % 64)) & 1;
+}
+
+int sched_allowed(const struct sched *s, uint32_t t, uint32_t cpu)
+{
+	return sched_mask_has(s, s->threads[t].mask, cpu);
+}
+
+int sched_cpu_depth(const struct sched *s, uint32_t cpu)
+{
+	const struct sched_cpu *c;
+
+	if (cpu >= s->nr_cpus)
+		return -1;
+	c = &s->cpus[cpu];
+	if (c->mode != CPU_KNOWN)
+		return -1;
+	return (int)c->waiting + (c->cur != SCHED_IDLE);
+}
+
+static void on_affinity(struct sched *s, const struct event *ev)
+{
+	uint64_t w[SCHED_MASK_MAX_BITS / 64] = { 0 };
+	const struct sched_client *c;
+	struct ktp_affinity r;
+	uint32_t t, cpu, words, m = 0;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	t = thread_of(s, r.pid, ev->ts);
+	if (t == SCHED_NONE || t == SCHED_IDLE)
+		return;
+	s->affinity_records++;
+	if (r.nr_allowed < r.nr_bits) {
+		/* Bits past the table's (SCHED_MASK_MAX_BITS) are not kept. */
+		words = (r.nr_bits < SCHED_MASK_MAX_BITS ? r.nr_bits : SCHED_MASK_MAX_BITS) + 63;
+		words /= 64;
+		for (cpu = 0; cpu < words * 64; cpu++)
+			if (record_affinity_has(ev, cpu))
+				w[cpu / 64] |= 1ull << (cpu % 64);
+		m = mask_intern(s, w, words, r.nr_allowed);
+	}
+	if (s->threads[t].mask == m)
+		return;
+	s->threads[t].mask = m;
+	EACH_CLIENT(s, c)
+		if (c->ops->affinity)
+			c->ops->affinity(c->ctx, t, ev->ts);
 }
 
 int sched_event(struct sched *s, const struct event *ev)
@@ -993,6 +1123,9 @@ int sched_event(struct sched *s, const struct event *ev)
 		break;
 	case KTP_REC_MIGRATE:
 		on_migrate(s, ev);
+		break;
+	case KTP_REC_AFFINITY:
+		on_affinity(s, ev);
 		break;
 	case KTP_REC_IRQ_ENTRY:
 	case KTP_REC_IRQ_EXIT:
@@ -1056,6 +1189,7 @@ int sched_init(struct sched *s, uint32_t nr_cpus, uint64_t session_start,
 	s->session_start = session_start;
 	u64_map_init(&s->big_pids);
 	u64_map_init(&s->proc_by_tgid);
+	u64_map_init(&s->mask_by_hash);
 	return grow_cpus(s, nr_cpus ? nr_cpus - 1 : 0);
 }
 
@@ -1067,6 +1201,9 @@ void sched_fini(struct sched *s)
 	free(s->by_pid);
 	u64_map_fini(&s->big_pids);
 	u64_map_fini(&s->proc_by_tgid);
+	free(s->masks);
+	free(s->mask_pool);
+	u64_map_fini(&s->mask_by_hash);
 	memset(s, 0, sizeof(*s));
 }
 

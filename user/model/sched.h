@@ -20,6 +20,7 @@
 
 #define SCHED_IDLE UINT32_MAX	/* the idle task, where a thread index goes */
 #define SCHED_NONE (UINT32_MAX - 1)
+#define SCHED_MASK_MAX_BITS 8192	/* CPUs of an allowed mask kept (KTPC_MAX_CPUS) */
 
 enum sched_state {
 	SCHED_UNKNOWN,		/* not observed (before birth, after a loss) */
@@ -97,6 +98,13 @@ struct sched_thread {
 	uint64_t wake_ts, rq_ts;
 	struct sched_waker waker;	/* of the pending wakeup */
 	uint64_t work_ts, work_fn;	/* a work item it runs (0: none) */
+	/*
+	 * The runqueue it waits in (-1: it does not wait, or where is not
+	 * known): from its waking or preemption to its switch-in, moved by
+	 * its migrations. See sched_ops.wait.
+	 */
+	int32_t wait_cpu;
+	uint32_t mask;		/* its allowed CPUs (sched_allowed()); 0: all */
 };
 
 /* A process: a thread group from its leader's birth (or first sight). */
@@ -148,6 +156,15 @@ struct sched_ops {
 	 * CPU's data, is time but not a run (irq->counted).
 	 */
 	int (*irq)(void *ctx, uint32_t cpu, const struct sched_irq *irq);
+	/*
+	 * Thread @t's wait for a CPU moved at @ts from @from's runqueue to
+	 * @to's (-1: none: it began to wait, or ran, died, or its place is
+	 * not known). Told wherever it happens, window and -C or not, so that
+	 * a client knows who waits where when the window opens; clients clip.
+	 */
+	void (*wait)(void *ctx, uint32_t t, int32_t from, int32_t to, uint64_t ts);
+	/* Thread @t's allowed CPUs changed at @ts (an AFFINITY record). */
+	void (*affinity)(void *ctx, uint32_t t, uint64_t ts);
 	/* Time [from, to) of @cpu that is unknown, for the reason @gap. */
 	void (*gap)(void *ctx, uint32_t cpu, enum sched_gap gap, uint64_t from, uint64_t to);
 	/*
@@ -162,9 +179,15 @@ struct sched_client {
 	void *ctx;
 };
 
-#define SCHED_MAX_CLIENTS 16
+#define SCHED_MAX_CLIENTS 32
 
 struct sched_cpu;
+
+/* An allowed-CPUs mask of struct sched: @words u64 words at @off in its pool. */
+struct sched_mask {
+	uint32_t off, words;
+	uint32_t nr_allowed;
+};
 
 struct sched {
 	uint64_t from, to;		/* the report window */
@@ -184,6 +207,13 @@ struct sched {
 	uint32_t by_pid_len;
 	struct u64_map big_pids;	/* pids too large for by_pid */
 	struct u64_map proc_by_tgid;	/* tgid -> process index + 1 */
+	/* Allowed-CPUs masks, each once; index 0 is "all CPUs". */
+	struct sched_mask *masks;
+	uint32_t nr_masks, cap_masks;
+	uint64_t *mask_pool;
+	uint32_t pool_len, pool_cap;
+	struct u64_map mask_by_hash;	/* hash (probed on) -> mask index + 1 */
+	uint64_t affinity_records;
 	unsigned int unknown_cpus;	/* CPUs in a gap right now */
 	uint64_t end;			/* the last event's time */
 	uint64_t first;			/* the start of the first known CPU time */
@@ -250,6 +280,24 @@ uint32_t sched_process_of(const struct sched *s, uint32_t tgid);
 /* The pid running on @cpu (0: idle), or SCHED_PID_UNKNOWN when not known. */
 #define SCHED_PID_UNKNOWN UINT32_MAX
 uint32_t sched_cpu_pid(const struct sched *s, uint32_t cpu);
+
+/* Whether thread @t may run on @cpu (its last AFFINITY record; none: yes). */
+int sched_allowed(const struct sched *s, uint32_t t, uint32_t cpu);
+
+/* How many CPUs mask @m (a thread's ->mask) allows, 0 for "all". */
+static inline uint32_t sched_mask_weight(const struct sched *s, uint32_t m)
+{
+	return m ? s->masks[m].nr_allowed : 0;
+}
+
+/* Whether mask @m allows @cpu. */
+int sched_mask_has(const struct sched *s, uint32_t m, uint32_t cpu);
+
+/*
+ * The runnable threads of @cpu now: the one it runs (not the idle task) and
+ * those waiting in its runqueue; -1 while the CPU's state is unknown.
+ */
+int sched_cpu_depth(const struct sched *s, uint32_t cpu);
 
 /* The state a switch's prev_state (task-report bits) leaves a thread in. */
 enum sched_state sched_state_of(uint16_t prev_state);

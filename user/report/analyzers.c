@@ -2,6 +2,7 @@
 /* The table of the analyses: one line each, in the order of the report. */
 #include <string.h>
 
+#include "report/analyze-balance.h"
 #include "report/analyze-cpu.h"
 #include "report/analyze-critical-path.h"
 #include "report/analyze-irq.h"
@@ -25,6 +26,7 @@ const struct analyzer *const analyzers[] = {
 	&analyzer_latency,
 	&analyzer_states,
 	&analyzer_migrations,
+	&analyzer_balance,
 	&analyzer_preempt,
 	&analyzer_wakers,
 	&analyzer_critical_path,

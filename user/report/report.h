@@ -18,7 +18,7 @@
 #include "report/findings.h"
 #include "util/error.h"
 
-#define REPORT_MAX_ANALYZERS 16
+#define REPORT_MAX_ANALYZERS 24
 
 /* Event types counted: the record types, then the decoder's "lost" and "garbage". */
 #define REPORT_EVENT_TYPES (KTP_REC_NR_TYPES + 2)

@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 4
+#define KTP_ABI_MINOR 5
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -74,6 +74,7 @@ enum ktp_rec_type {
 	KTP_REC_IDLE,		/* struct ktp_idle: a CPU enters or leaves idle (minor 4) */
 	KTP_REC_FREQ,		/* struct ktp_freq: a CPU's frequency changes (minor 4) */
 	KTP_REC_WAKEUP,		/* struct ktp_wakeup: a woken task is enqueued (minor 4) */
+	KTP_REC_AFFINITY,	/* struct ktp_affinity: a task's allowed CPUs (minor 5) */
 	KTP_REC_NR_TYPES
 };
 
@@ -85,7 +86,7 @@ enum ktp_rec_type {
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
 	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
-	"sched_wakeup",							\
+	"sched_wakeup", "affinity",					\
 }
 
 /* Common header of every record. */
@@ -514,6 +515,20 @@ struct ktp_wakeup {
 	struct ktp_hdr h;
 	__u32 pid;
 	__u32 target_cpu;
+} __ktp_packed;
+
+/*
+ * A task's allowed CPUs (its cpus_mask), followed by the mask: @nr_bits
+ * bits (the kernel's nr_cpu_ids) in DIV_ROUND_UP(@nr_bits, 32) little-endian
+ * u32 words, CPU n in bit n % 32 of word n / 32. Written at a task's first
+ * sight when the mask is not every possible CPU, and whenever it differs
+ * from the one written last: a task without one may run anywhere.
+ */
+struct ktp_affinity {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 nr_allowed;	/* CPUs in the mask */
+	__u16 nr_bits;
 } __ktp_packed;
 
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
