@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/analyze-latency.h"
+#include "report/analyze-power.h"
 #include "report/diff.h"
 #include "report/render.h"
 #include "util/text.h"
@@ -33,11 +34,17 @@ static int on_thread_new(void *ctx, uint32_t t)
 
 	uint32_t cap = a->cap;
 
+	uint32_t cap2 = a->cap, cap3 = a->cap;
+
 	if (array_reserve((void **)&a->threads, &a->cap, t, sizeof(*a->threads), 1024) ||
-	    array_reserve((void **)&a->enqueued, &cap, t, sizeof(*a->enqueued), 1024))
+	    array_reserve((void **)&a->enqueued, &cap, t, sizeof(*a->enqueued), 1024) ||
+	    array_reserve((void **)&a->wake, &cap2, t, sizeof(*a->wake), 1024) ||
+	    array_reserve((void **)&a->by_idle, &cap3, t, sizeof(*a->by_idle), 1024))
 		return -ENOMEM;
 	result_init(&a->threads[t]);
 	a->enqueued[t] = 0;
+	a->wake[t] = (struct latency_wake){ 0, -1 };
+	a->by_idle[t] = NULL;
 	a->n = t + 1;
 	return 0;
 }
@@ -48,6 +55,21 @@ static struct latency_result *cpu_res(struct analyze_latency *a, uint32_t cpu)
 	    array_reserve((void **)&a->cpus, &a->nr_cpus, cpu, sizeof(*a->cpus), 8))
 		return NULL;
 	return &a->cpus[cpu];
+}
+
+/* A wakeup latency of @t whose target CPU was in idle slot @slot. */
+static int idle_add(struct analyze_latency *a, uint32_t t, int32_t slot, uint64_t ns)
+{
+	uint32_t k;
+
+	if (!a->by_idle[t]) {
+		a->by_idle[t] = malloc(LATENCY_IDLE_SLOTS * sizeof(struct hist));
+		if (!a->by_idle[t])
+			return -ENOMEM;
+		for (k = 0; k < LATENCY_IDLE_SLOTS; k++)
+			hist_init(&a->by_idle[t][k]);
+	}
+	return hist_add(&a->by_idle[t][slot], ns);
 }
 
 static int on_latency(void *ctx, enum sched_latency kind, uint32_t t, uint32_t cpu,
@@ -67,6 +89,9 @@ static int on_latency(void *ctx, enum sched_latency kind, uint32_t t, uint32_t c
 	    (hist_add(&a->threads[t].step[0], a->enqueued[t] - start) ||
 	     hist_add(&a->threads[t].step[1], end - a->enqueued[t])))
 		return -ENOMEM;
+	if (kind == SCHED_WAKEUP && a->wake[t].ts == start && a->wake[t].slot >= 0 &&
+	    idle_add(a, t, a->wake[t].slot, end - start))
+		return -ENOMEM;
 	if (end - start > a->over_ns[kind]) {
 		p = pairs_get(&a->over[kind], cpu, t);
 		if (!p)
@@ -76,13 +101,80 @@ static int on_latency(void *ctx, enum sched_latency kind, uint32_t t, uint32_t c
 	return 0;
 }
 
+/* The idle slot of @cpu now; -1 before its first idle record (or after a loss). */
+static int32_t *cpu_slot(struct analyze_latency *a, uint32_t cpu)
+{
+	uint32_t n = a->nr_cpu_slots, i;
+
+	if (cpu >= 65536 ||
+	    array_reserve((void **)&a->cpu_slot, &a->nr_cpu_slots, cpu, sizeof(*a->cpu_slot), 8))
+		return NULL;
+	for (i = n; i < a->nr_cpu_slots; i++)
+		a->cpu_slot[i] = -1;
+	return &a->cpu_slot[cpu];
+}
+
+/* power:cpu_idle (-e power): the state each CPU is in. */
+static void on_idle(struct analyze_latency *a, const struct event *ev)
+{
+	int32_t *slot = cpu_slot(a, ev->cpu);
+	struct ktp_idle r;
+
+	if (!slot)
+		return;
+	memcpy(&r, ev->rec, sizeof(r));
+	if (r.state == KTP_IDLE_EXIT)
+		*slot = 0;
+	else
+		*slot = 1 + (r.state < LATENCY_IDLE_SLOTS - 2 ? (int32_t)r.state :
+							LATENCY_IDLE_SLOTS - 2);
+}
+
+/* A waking that started its thread's clock: where its target CPU was then. */
+static void on_waking(struct analyze_latency *a, const struct event *ev)
+{
+	const struct sched_thread *th;
+	struct ktp_waking r;
+	int32_t *slot;
+	uint32_t t, pid;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	t = sched_lookup_pid(a->s, r.pid);
+	if (t >= a->n)
+		return;
+	th = &a->s->threads[t];
+	if (!th->wake_pending || th->wake_late || th->wake_ts != ev->ts)
+		return;
+	/* A CPU that runs a thread is in no idle state, records or not. */
+	pid = sched_cpu_pid(a->s, r.target_cpu);
+	slot = cpu_slot(a, r.target_cpu);
+	a->wake[t] = (struct latency_wake){ ev->ts, pid && pid != SCHED_PID_UNKNOWN ? 0 :
+						    slot ? *slot : -1 };
+}
+
 /* sched_wakeup (-e wakeup): when a woken thread was put on a runqueue. */
 static int on_event(void *ctx, const struct event *ev)
 {
 	struct analyze_latency *a = ctx;
 	struct ktp_wakeup r;
+	int32_t *slot;
 	uint32_t t;
 
+	if (ev->type == KTP_REC_IDLE) {
+		on_idle(a, ev);
+		return 0;
+	}
+	if (ev->type == KTP_REC_WAKING) {
+		on_waking(a, ev);
+		return 0;
+	}
+	if (ev->type == EVENT_LOST) {
+		/* Its idle records may be among the lost. */
+		slot = cpu_slot(a, ev->cpu);
+		if (slot)
+			*slot = -1;
+		return 0;
+	}
 	if (ev->type != KTP_REC_WAKEUP)
 		return 0;
 	memcpy(&r, ev->rec, sizeof(r));
@@ -102,6 +194,7 @@ static int latency_init(void *state, struct report *r)
 {
 	struct analyze_latency *a = state;
 	struct sched *s = &r->model->sched;
+	uint32_t k;
 
 	a->s = s;
 	a->over_ns[SCHED_WAKEUP] = findings_threshold_of(&r->cfg.findings, "wakeup") * 1e6;
@@ -109,6 +202,8 @@ static int latency_init(void *state, struct report *r)
 	pairs_init(&a->over[0], 0);
 	pairs_init(&a->over[1], 0);
 	result_init(&a->overall);
+	for (k = 0; k < LATENCY_IDLE_SLOTS; k++)
+		hist_init(&a->overall_idle[k]);
 	if (!cpu_res(a, s->nr_cpus ? s->nr_cpus - 1 : 0))
 		return -ENOMEM;
 	return model_add_client(r->model, &latency_ops, a, 0);
@@ -117,10 +212,16 @@ static int latency_init(void *state, struct report *r)
 static void latency_fini(void *state)
 {
 	struct analyze_latency *a = state;
-	uint32_t i;
+	uint32_t i, k;
 
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->n; i++) {
 		result_fini(&a->threads[i]);
+		for (k = 0; a->by_idle[i] && k < LATENCY_IDLE_SLOTS; k++)
+			hist_fini(&a->by_idle[i][k]);
+		free(a->by_idle[i]);
+	}
+	for (k = 0; k < LATENCY_IDLE_SLOTS; k++)
+		hist_fini(&a->overall_idle[k]);
 	for (i = 0; i < a->nr_cpus; i++)
 		result_fini(&a->cpus[i]);
 	for (i = 0; a->procs && i < a->nr_procs; i++)
@@ -130,6 +231,9 @@ static void latency_fini(void *state)
 	pairs_fini(&a->over[1]);
 	free(a->threads);
 	free(a->enqueued);
+	free(a->wake);
+	free(a->by_idle);
+	free(a->cpu_slot);
 	free(a->cpus);
 	free(a->procs);
 }
@@ -162,6 +266,9 @@ static int latency_derive(void *state, struct report *r)
 			if (hist_merge(&pr->h[k], &a->threads[t].h[k]) ||
 			    hist_merge(&a->overall.h[k], &a->threads[t].h[k]) ||
 			    hist_merge(&a->overall.step[k], &a->threads[t].step[k]))
+				return -ENOMEM;
+		for (k = 0; a->by_idle[t] && k < LATENCY_IDLE_SLOTS; k++)
+			if (hist_merge(&a->overall_idle[k], &a->by_idle[t][k]))
 				return -ENOMEM;
 	}
 	return 0;
@@ -211,6 +318,19 @@ static void dist_header(FILE *out, const char *title)
 		"min", "mean", "p50", "p90", "p99", "p99.9", "max");
 }
 
+/* Idle slot @k as the text names it: the state's name on CPU 0 (-e power). */
+static const char *idle_slot_label(const struct report *r, uint32_t k, char *buf, size_t len)
+{
+	char name[32];
+
+	if (!k)
+		return snprintf(buf, len, "  target in no state"), buf;
+	snprintf(buf, len, "  target in %s",
+		 analyze_power_state_name(r, 0, k - 1 < POWER_STATES - 1 ? k - 1 : POWER_STATES - 1,
+					  name, sizeof(name)));
+	return buf;
+}
+
 static void kind_text(FILE *out, const struct report *r, const struct report_view *v,
 		      enum sched_latency kind)
 {
@@ -226,6 +346,8 @@ static void kind_text(FILE *out, const struct report *r, const struct report_vie
 		print_dist(out, "  waking>enqueue", &a->overall.step[0]);
 		print_dist(out, "  enqueue>run", &a->overall.step[1]);
 	}
+	for (i = 0; kind == SCHED_WAKEUP && i < LATENCY_IDLE_SLOTS; i++)
+		print_dist(out, idle_slot_label(r, i, label, sizeof(label)), &a->overall_idle[i]);
 	for (cpu = 0; !v->summary && cpu < a->nr_cpus; cpu++) {
 		if (!report_cpu_shown(r, cpu))
 			continue;
@@ -560,6 +682,52 @@ static json_object *get_step(const struct json_field *f, struct json_ctx *c)
 	return json_doc_dist(c, &x->step[f->off]);
 }
 
+static int has_idle_slots(const struct json_ctx *c)
+{
+	const struct analyze_latency *a = analyze_latency(render_report(c));
+	uint32_t k;
+
+	for (k = 0; k < LATENCY_IDLE_SLOTS; k++)
+		if (a->overall_idle[k].count)
+			return 1;
+	return 0;
+}
+
+static int next_idle_slot(struct json_ctx *c, size_t *pos)
+{
+	const struct analyze_latency *a = analyze_latency(render_report(c));
+
+	while (*pos < LATENCY_IDLE_SLOTS && !a->overall_idle[*pos].count)
+		(*pos)++;
+	if (*pos >= LATENCY_IDLE_SLOTS)
+		return 0;
+	c->id = (*pos)++;
+	c->item = &a->overall_idle[c->id];
+	return 1;
+}
+
+static json_object *get_idle_slot(const struct json_field *f, struct json_ctx *c)
+{
+	char name[32];
+
+	if (!strcmp(f->name, "state"))
+		return json_object_new_int64((int64_t)c->id - 1);
+	if (!strcmp(f->name, "name"))
+		return c->id ? json_doc_str(analyze_power_state_name(render_report(c), 0,
+								     (uint32_t)c->id - 1, name,
+								     sizeof(name))) : NULL;
+	return json_doc_dist(c, c->item);
+}
+
+static const struct json_field idle_slot_fields[] = {
+	{ .name = "state", .type = JSON_INT, .get = get_idle_slot,
+	  .description = "the target CPU's cpuidle state at the waking, -1: in none" },
+	{ .name = "name", .type = JSON_STR, .flags = JSON_OPTIONAL, .get = get_idle_slot,
+	  .description = "its name (CPU 0's)" },
+	{ .name = "latency", .type = JSON_DIST, .get = get_idle_slot },
+	JSON_END
+};
+
 /* The section's: the kinds, and a wakeup's two steps when they were recorded. */
 static const struct json_field section_kinds[] = {
 	{ .name = "wakeup", .type = JSON_DIST, .get = get_kind },
@@ -570,6 +738,10 @@ static const struct json_field section_kinds[] = {
 			 "sched_wakeup" },
 	{ .name = "enqueue_to_run", .type = JSON_DIST, .flags = JSON_OPTIONAL, .off = 1,
 	  .get = get_step, .description = "their sched_wakeup to switch-in" },
+	{ .name = "by_target_idle_state", .type = JSON_ARR, .sub = idle_slot_fields,
+	  .flags = JSON_OPTIONAL, .next = next_idle_slot, .present = has_idle_slots,
+	  .description = "wakeup latency by the idle state the waking's target CPU was in "
+			 "(-e power)" },
 	JSON_END
 };
 

@@ -181,8 +181,8 @@ static double mean_khz(const struct power_cpu *c)
 	return c->khz_ns ? c->khz_area / c->khz_ns : NAN;
 }
 
-static const char *state_name(const struct report *r, uint32_t cpu, uint32_t s, char *buf,
-			      size_t len)
+const char *analyze_power_state_name(const struct report *r, uint32_t cpu, uint32_t s,
+				     char *buf, size_t len)
 {
 	const struct topology_cpu *t = topo_of(r, cpu);
 
@@ -230,7 +230,7 @@ static void power_text(FILE *out, const struct report *r, const struct report_vi
 				continue;
 			snprintf(pct, sizeof(pct), "%.1f%%", render_pct(c->state_ns[s], c->idle_ns));
 			fprintf(out, "  %-4u %-12s %10s %7s %9" PRIu64, cpu,
-				text_esc(state_name(r, cpu, s, name, sizeof(name))),
+				text_esc(analyze_power_state_name(r, cpu, s, name, sizeof(name))),
 				render_ns(c->state_ns[s], ns, sizeof(ns)), pct, c->entries[s]);
 			if (t && s < t->nr_idle)
 				fprintf(out, " %9u us\n", t->idle[s].exit_us);
@@ -291,7 +291,7 @@ static void power_html(FILE *f, const struct report *r, const struct report_view
 			if (!c->entries[s] && !c->state_ns[s])
 				continue;
 			fprintf(f, "<tr><td>%u</td><td class=l>", cpu);
-			html_esc(f, state_name(r, cpu, s, name, sizeof(name)));
+			html_esc(f, analyze_power_state_name(r, cpu, s, name, sizeof(name)));
 			fprintf(f, "</td><td>%s</td><td>%.1f%%</td><td>%" PRIu64 "</td></tr>\n",
 				render_ns(c->state_ns[s], ns, sizeof(ns)),
 				render_pct(c->state_ns[s], c->idle_ns), c->entries[s]);
@@ -333,7 +333,7 @@ static json_object *get_state(const struct json_field *f, struct json_ctx *c)
 	if (!strcmp(f->name, "state"))
 		return json_doc_u64(s);
 	if (!strcmp(f->name, "name"))
-		return json_doc_str(state_name(r, (uint32_t)c->id, s, name, sizeof(name)));
+		return json_doc_str(analyze_power_state_name(r, (uint32_t)c->id, s, name, sizeof(name)));
 	if (!strcmp(f->name, "exit_latency_us"))
 		return t && s < t->nr_idle ? json_doc_u64(t->idle[s].exit_us) : NULL;
 	if (!strcmp(f->name, "entries"))

@@ -40,6 +40,13 @@ struct analyze_power {
 
 const struct analyze_power *analyze_power(const struct report *r);
 
+/*
+ * Idle state @s of @cpu for people: its cpuidle name from the capture's
+ * topology, "state N" without one, "state N+" for the last slot.
+ */
+const char *analyze_power_state_name(const struct report *r, uint32_t cpu, uint32_t s,
+				     char *buf, size_t len);
+
 extern const struct analyzer analyzer_power;
 
 #endif
