@@ -72,7 +72,7 @@ facts_of() {
 }
 [ "$(facts_of --view sched)" = "process switches thread wakeup_new wakings " ] ||
 	fail "--view sched: $(facts_of --view sched)"
-[ "$(facts_of --view threads)" = "slice_args_with slices " ] || fail "--view threads: $(facts_of --view threads)"
+[ "$(facts_of --view threads)" = "counters slice_args_with slices " ] || fail "--view threads: $(facts_of --view threads)"
 [ "$(facts_of --view samples)" = "frames_with samples " ] ||
 	fail "--view samples: $(facts_of --view samples)"
 [ "$(facts_of --view samples,sched)" = "frames_with process samples switches thread wakeup_new wakings " ] ||
@@ -163,5 +163,39 @@ $FACTS trace "$T/half.pftrace" | grep -E '^(switches|wakings|wakeup_new|samples)
 grep -q '^switches' "$T/want" || fail "half a capture decodes to no switches"
 diff -u "$T/want" "$T/got" || fail "the complete part of a truncated capture was not all converted"
 ls "$T" | grep -q '\.part$' && fail "temporary files left: $(ls "$T" | grep '\.part$')"
+# Run-queue depth on a counter track per CPU, where it changes: the known
+# answers of tests/report/balance.scn (CPU 0: 1, 2, 3, 4 at 3000, 3 at
+# 5000, 2 at 8000, 1 at 9000; CPU 2: 1 from its waking at 3900, 0, 1).
+"$GEN" -t "$TOP/tests/report/balance.scn" -o "$T/bal.ktp" || fail "gen-capture balance.scn failed"
+expect 0 '' convert -o "$T/bal.pftrace" "$T/bal.ktp"
+validate "$T/bal.pftrace"
+$PY - "$T/bal.pftrace" "$TOP/proto/perfetto.proto" >"$T/depth.txt" <<'PY' || fail "depth tracks unreadable"
+import importlib, os, subprocess, sys, tempfile
+d, f = os.path.split(sys.argv[2])
+out = tempfile.mkdtemp()
+subprocess.check_call(["protoc", "--proto_path=" + d, "--python_out=" + out, f])
+sys.path.insert(0, out)
+pb = importlib.import_module(os.path.splitext(f)[0] + "_pb2")
+trace = pb.Trace()
+trace.ParseFromString(open(sys.argv[1], "rb").read())
+names, values = {}, {}
+for pkt in trace.packet:
+    if pkt.HasField("track_descriptor"):
+        names[pkt.track_descriptor.uuid] = pkt.track_descriptor.name
+    if pkt.HasField("track_event") and pkt.track_event.type == pkt.track_event.TYPE_COUNTER:
+        name = names.get(pkt.track_event.track_uuid, "?")
+        values.setdefault(name, []).append("%d@%d" % (pkt.track_event.counter_value,
+                                                      pkt.timestamp % 1000000000))
+for name in sorted(values):
+    if "run-queue depth" in name:
+        print("%s: %s" % (name, " ".join(values[name])))
+PY
+cat >"$T/depth.want" <<'EOF2'
+CPU 0 run-queue depth: 1@0 2@1000 3@2000 4@3000 3@5000 2@8000 1@9000
+CPU 1 run-queue depth: 0@0 1@5000
+CPU 2 run-queue depth: 0@0 1@3900 0@7000 1@9000
+EOF2
+diff -u "$T/depth.want" "$T/depth.txt" || fail "run-queue depth tracks differ"
+
 grep '^notice' "$T/valid.txt"	# the checks were skipped: say so
 echo ok

@@ -41,9 +41,9 @@ static const char *const annotation_names[A_COUNT] = {
 };
 
 /* Per-CPU tracks. */
-enum { CT_IRQ = 1, CT_SOFTIRQ, CT_IPI, CT_WQ, CT_LOST, CT_COUNT };
+enum { CT_IRQ = 1, CT_SOFTIRQ, CT_IPI, CT_WQ, CT_LOST, CT_DEPTH, CT_COUNT };
 static const char *const cpu_track_names[CT_COUNT] = {
-	NULL, "IRQs", "softirqs", "IPIs", "workqueue", "lost records",
+	NULL, "IRQs", "softirqs", "IPIs", "workqueue", "lost records", "run-queue depth",
 };
 
 struct thr {
@@ -66,6 +66,8 @@ struct cpu_state {
 	uint32_t wq_pid;
 	uint32_t oncpu_tid;	/* whose ONCPU slice is open here, 0: none */
 	uint32_t described;	/* bit per CPU track kind */
+	int depth;		/* last on its depth track, -1: none yet */
+	uint8_t dirty;		/* a thread's wait moved here or away */
 };
 
 struct pf_threads {
@@ -80,6 +82,8 @@ struct pf_threads {
 	unsigned int nr_counter_names;
 	struct u64_map dsqs;		/* DSQ key -> counter track index + 1 */
 	uint64_t nr_dsqs;
+	uint32_t *dirty;		/* CPUs whose depth may have changed */
+	uint32_t nr_dirty;
 	/* A callstack's frame names, while its event is built. */
 	char frame_buf[TRACK_EVENT_MAX_FRAMES][128];
 	const char *frames[TRACK_EVENT_MAX_FRAMES];
@@ -223,6 +227,7 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int kind)
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
 	struct cpu_state *cs = &t->cpus[cpu];
 	char name[64];
 
@@ -233,6 +238,11 @@ static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int k
 	d.has_uuid = 1;
 	d.uuid = cpu_uuid(cpu, kind);
 	d.name = name;
+	if (kind == CT_DEPTH) {
+		cd.has_unit = 1;
+		cd.unit = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__UNIT__UNIT_COUNT;
+		d.counter = &cd;
+	}
 	return emit_descriptor(t, &d);
 }
 
@@ -870,23 +880,81 @@ static const record_fn on_record[KTP_REC_NR_TYPES] = {
 	[KTP_REC_SCX_DSQ] = on_scx_dsq,
 };
 
+/*
+ * @cpu's run-queue depth as the scheduler model counts it (report
+ * --balance: the thread it runs and those waiting), when it changed.
+ */
+static int depth_update(struct pf_threads *t, uint64_t ts, uint32_t cpu)
+{
+	int d = cpu < t->c->nr_cpus ? sched_cpu_depth(&t->c->model->sched, cpu) : -1;
+	struct track_event e;
+	int ret;
+
+	if (d < 0 || d == t->cpus[cpu].depth)
+		return 0;
+	if ((ret = describe_cpu_track(t, cpu, CT_DEPTH)))
+		return ret;
+	t->cpus[cpu].depth = d;
+	track_event_init(&e, ts, cpu_uuid(cpu, CT_DEPTH), TRACK_EVENT_COUNTER);
+	e.counter = d;
+	return track_event_emit(t, &e);
+}
+
+/* The model's wait hook: the CPUs a thread's wait left and entered. */
+static void on_wait(void *ctx, uint32_t tid, int32_t from, int32_t to, uint64_t ts)
+{
+	struct pf_threads *t = ctx;
+	int32_t cpus[2] = { from, to };
+	unsigned int i;
+
+	(void)tid;
+	(void)ts;
+	for (i = 0; i < 2; i++) {
+		if (cpus[i] < 0 || (uint32_t)cpus[i] >= t->c->nr_cpus || t->cpus[cpus[i]].dirty)
+			continue;
+		t->cpus[cpus[i]].dirty = 1;
+		t->dirty[t->nr_dirty++] = (uint32_t)cpus[i];
+	}
+}
+
+static const struct sched_ops depth_ops = { .wait = on_wait };
+
+/* After an event: the depth of its CPU, and of those a wait moved from or to. */
+static int depths_update(struct pf_threads *t, const struct event *ev)
+{
+	int ret = depth_update(t, ev->ts, ev->cpu);
+
+	while (!ret && t->nr_dirty) {
+		uint32_t cpu = t->dirty[--t->nr_dirty];
+
+		t->cpus[cpu].dirty = 0;
+		ret = depth_update(t, ev->ts, cpu);
+	}
+	return ret;
+}
+
 static int threads_event(void *view, const struct event *ev)
 {
 	struct pf_threads *t = view;
+	int ret;
 
 	if (ev->cpu >= t->c->nr_cpus)
 		return 0;
 	t->last_ts = ev->ts;
 	if (ev->type == EVENT_LOST || ev->type == EVENT_GARBAGE)
 		return on_lost(t, ev);
-	return ev->type < KTP_REC_NR_TYPES && on_record[ev->type] ?
-		on_record[ev->type](t, ev) : 0;
+	ret = ev->type < KTP_REC_NR_TYPES && on_record[ev->type] ?
+	      on_record[ev->type](t, ev) : 0;
+	return ret ? ret : depths_update(t, ev);
 }
+
+static void threads_destroy(void *view);
 
 static void *threads_create(struct convert_ctx *c)
 {
 	struct pf_threads *t = calloc(1, sizeof(*t));
 	char *list, *tok, *save = NULL;
+	unsigned int i;
 
 	if (!t)
 		return NULL;
@@ -897,6 +965,13 @@ static void *threads_create(struct convert_ctx *c)
 	t->cpus = calloc(c->nr_cpus, sizeof(*t->cpus));
 	if (!t->cpus) {
 		free(t);
+		return NULL;
+	}
+	for (i = 0; i < c->nr_cpus; i++)
+		t->cpus[i].depth = -1;
+	t->dirty = malloc((c->nr_cpus + 1) * sizeof(*t->dirty));
+	if (!t->dirty || model_add_client(c->model, &depth_ops, t, 0)) {
+		threads_destroy(t);
 		return NULL;
 	}
 	/* Counter deltas are named after the events counted. */
@@ -943,6 +1018,7 @@ static void threads_destroy(void *view)
 	for (i = 0; i < t->nr_counter_names; i++)
 		free(t->counter_names[i]);
 	free(t->cpus);
+	free(t->dirty);
 	free(t);
 }
 
