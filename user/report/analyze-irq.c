@@ -118,12 +118,98 @@ static int take_ipi(struct analyze_irq *a, const struct event *ev)
 	return 0;
 }
 
+static const char *const ipi_kind_names[IPI_NR_KINDS] = {
+	"reschedule", "call_function_single", "call_function", "irq_work",
+};
+
+/* The vector a send raises: the kernel's senders (kernel/smp.c, irq_work.c, sched). */
+static enum irq_ipi_kind ipi_kind_of_send(const struct event *ev, const struct ktp_ipi *r,
+					  uint32_t target)
+{
+	if (!r->callback)
+		return IPI_RESCHEDULE;
+	if (ev->flags)
+		return IPI_CALL_MANY;
+	return target == ev->cpu ? IPI_IRQ_WORK : IPI_CALL_SINGLE;
+}
+
+/* A send to @target: pending until the target enters the vector. */
+static void ipi_pending(struct analyze_irq *a, const struct event *ev, const struct ktp_ipi *r,
+			uint32_t target)
+{
+	enum irq_ipi_kind k = ipi_kind_of_send(ev, r, target);
+	uint64_t *p;
+
+	if (target >= a->nr_pending)
+		return;
+	p = &a->pending[target][k];
+	if (!*p)
+		*p = ev->ts;
+	else if (sched_in_window(a->s, ev->ts))
+		a->delivery[k].coalesced++;
+}
+
+static void ipi_sends(struct analyze_irq *a, const struct event *ev)
+{
+	struct ktp_ipi r;
+	uint64_t word;
+	unsigned int w, bit;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!ev->flags) {
+		ipi_pending(a, ev, &r, r.cpu);
+		return;
+	}
+	for (w = 0; w < ev->flags; w++) {
+		memcpy(&word, (const uint8_t *)ev->rec + sizeof(r) + 8 * w, 8);
+		for (bit = 0; bit < 64; bit++)
+			if (word & (1ull << bit))
+				ipi_pending(a, ev, &r, w * 64 + bit);
+	}
+}
+
+/* An x86 vector's entry: the delivery of the oldest send pending for it. */
+static int ipi_entry(struct analyze_irq *a, const struct event *ev)
+{
+	const char *name;
+	struct ktp_irq r;
+	uint64_t *p;
+	int k;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	if (r.irq < KTP_IRQ_VECTOR_BASE || ev->cpu >= a->nr_pending ||
+	    !(name = model_irq_name(a->m, r.irq)))
+		return 0;
+	for (k = 0; k < IPI_NR_KINDS && strcmp(name, ipi_kind_names[k]); k++)
+		;
+	if (k == IPI_NR_KINDS)
+		return 0;
+	p = &a->pending[ev->cpu][k];
+	if (!*p) {
+		if (sched_in_window(a->s, ev->ts))
+			a->delivery[k].unmatched++;
+		return 0;
+	}
+	if (sched_in_window(a->s, *p) && hist_add(&a->delivery[k].delay, ev->ts - *p))
+		return -ENOMEM;
+	*p = 0;
+	return 0;
+}
+
 static int on_event(void *ctx, const struct event *ev)
 {
 	struct analyze_irq *a = ctx;
 
-	if (ev->type == KTP_REC_IPI_SEND && sched_in_window(a->s, ev->ts))
-		return take_ipi(a, ev);
+	if (ev->type == KTP_REC_IPI_SEND) {
+		ipi_sends(a, ev);
+		if (sched_in_window(a->s, ev->ts))
+			return take_ipi(a, ev);
+	} else if (ev->type == KTP_REC_IRQ_ENTRY) {
+		return ipi_entry(a, ev);
+	} else if (ev->type == EVENT_LOST && ev->cpu < a->nr_pending) {
+		/* Its entries may be among the lost: a later one would pair wrongly. */
+		memset(a->pending[ev->cpu], 0, sizeof(a->pending[ev->cpu]));
+	}
 	return 0;
 }
 
@@ -135,12 +221,20 @@ static const struct sched_ops irq_ops = {
 static int irq_init(void *state, struct report *r)
 {
 	struct analyze_irq *a = state;
+	int k;
 
 	a->s = &r->model->sched;
+	a->m = r->model;
 	u64_map_init(&a->handler_index);
 	u64_map_init(&a->ipi_index);
 	hist_init(&a->durations[SCHED_HARDIRQ]);
 	hist_init(&a->durations[SCHED_SOFTIRQ]);
+	for (k = 0; k < IPI_NR_KINDS; k++)
+		hist_init(&a->delivery[k].delay);
+	a->nr_pending = a->s->nr_cpus;
+	a->pending = calloc(a->nr_pending + 1, sizeof(*a->pending));
+	if (!a->pending)
+		return -ENOMEM;
 	return model_add_client(r->model, &irq_ops, a, 0);
 }
 
@@ -153,6 +247,9 @@ static void irq_fini(void *state)
 		hist_fini(&a->handlers[i].durations);
 	hist_fini(&a->durations[SCHED_HARDIRQ]);
 	hist_fini(&a->durations[SCHED_SOFTIRQ]);
+	for (i = 0; i < IPI_NR_KINDS; i++)
+		hist_fini(&a->delivery[i].delay);
+	free(a->pending);
 	free(a->handlers);
 	free(a->ipis);
 	free(a->cpus);
@@ -237,6 +334,28 @@ static void handlers_text(FILE *out, const struct report *r, const struct report
 	free(h);
 }
 
+/* IPI delivery delay by vector; "-" without a delivery. */
+static void delivery_text(FILE *out, const struct analyze_irq *a)
+{
+	char b[3][16];
+	int k;
+
+	fprintf(out, "\n  IPI delivery (send to the target's vector entry)\n");
+	fprintf(out, "  %-22s %8s %9s %9s %9s %9s %10s\n", "vector", "IPIs", "coalesced", "p50",
+		"p99", "max", "no send");
+	for (k = 0; k < IPI_NR_KINDS; k++) {
+		const struct irq_ipi_delay *d = &a->delivery[k];
+
+		if (!d->delay.count && !d->coalesced && !d->unmatched)
+			continue;
+		fprintf(out, "  %-22s %8" PRIu64 " %9" PRIu64 " %9s %9s %9s %10" PRIu64 "\n",
+			ipi_kind_names[k], d->delay.count, d->coalesced,
+			d->delay.count ? render_ns(hist_percentile(&d->delay, 50), b[0], 16) : "-",
+			d->delay.count ? render_ns(hist_percentile(&d->delay, 99), b[1], 16) : "-",
+			d->delay.count ? render_ns(d->delay.max, b[2], 16) : "-", d->unmatched);
+	}
+}
+
 static void irq_text(FILE *out, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_irq *a = analyze_irq(r);
@@ -265,6 +384,7 @@ static void irq_text(FILE *out, const struct report *r, const struct report_view
 			a->ipis[i].callback ? text_esc(report_ksym(r, a->ipis[i].callback, sym,
 								   sizeof(sym))) : "(reschedule)",
 			a->ipis[i].sent, a->ipis[i].targets);
+	delivery_text(out, a);
 }
 
 static void irq_summary(FILE *out, const struct report *r, const struct report_view *v)
@@ -444,9 +564,49 @@ static const struct json_field ipi_fields[] = {
 	{ .name = "targets", .type = JSON_INT, .get = get_ipi }, JSON_END
 };
 
+static int next_delivery(struct json_ctx *c, size_t *pos)
+{
+	const struct analyze_irq *a = analyze_irq(render_report(c));
+
+	while (*pos < IPI_NR_KINDS && !a->delivery[*pos].delay.count &&
+	       !a->delivery[*pos].coalesced && !a->delivery[*pos].unmatched)
+		(*pos)++;
+	if (*pos >= IPI_NR_KINDS)
+		return 0;
+	c->id = *pos;
+	c->item = &a->delivery[(*pos)++];
+	return 1;
+}
+
+static json_object *get_delivery(const struct json_field *f, struct json_ctx *c)
+{
+	const struct irq_ipi_delay *d = c->item;
+
+	if (!strcmp(f->name, "vector"))
+		return json_doc_str(ipi_kind_names[c->id]);
+	if (!strcmp(f->name, "coalesced"))
+		return json_doc_u64(d->coalesced);
+	if (!strcmp(f->name, "entries_without_send"))
+		return json_doc_u64(d->unmatched);
+	return json_doc_dist(c, &d->delay);
+}
+
+static const struct json_field delivery_fields[] = {
+	{ .name = "vector", .type = JSON_STR, .get = get_delivery },
+	{ .name = "delay", .type = JSON_DIST, .get = get_delivery,
+	  .description = "send to the target's entry, of sends in the window" },
+	{ .name = "coalesced", .type = JSON_INT, .get = get_delivery,
+	  .description = "sends while one to the same CPU and vector was pending" },
+	{ .name = "entries_without_send", .type = JSON_INT, .get = get_delivery,
+	  .description = "entries with no traced send pending (6.1 traces no send)" },
+	JSON_END
+};
+
 static const struct json_field section_fields[] = {
 	{ .name = "handlers", .type = JSON_ARR, .sub = handler_fields, .flags = JSON_LIST, .next = next_handler, .order = "self_ns" },
 	{ .name = "ipis", .type = JSON_ARR, .sub = ipi_fields, .flags = JSON_LIST, .next = next_ipi, .order = "sent" },
+	{ .name = "ipi_delivery", .type = JSON_ARR, .sub = delivery_fields, .next = next_delivery,
+	  .description = "IPI delivery delay by vector (x86; ipi and irq groups)" },
 	JSON_END
 };
 

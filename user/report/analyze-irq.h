@@ -36,8 +36,25 @@ struct irq_ipi {
 	uint64_t sent, targets;		/* IPIs, and CPUs they went to */
 };
 
+/*
+ * IPI delivery: the send (ipi_send_cpu/_cpumask, v6.3+) to the target's
+ * vector entry (x86 irq_vectors), by the vector the send raises.
+ */
+enum irq_ipi_kind { IPI_RESCHEDULE, IPI_CALL_SINGLE, IPI_CALL_MANY, IPI_IRQ_WORK,
+		    IPI_NR_KINDS };
+
+struct irq_ipi_delay {
+	struct hist delay;		/* send to entry, of sends in the window */
+	uint64_t coalesced;		/* sends while one was pending: one entry serves them */
+	uint64_t unmatched;		/* entries in the window without a traced send */
+};
+
 struct analyze_irq {
 	const struct sched *s;
+	const struct model *m;
+	uint64_t (*pending)[IPI_NR_KINDS];	/* per target CPU: the oldest unserved send, 0: none */
+	uint32_t nr_pending;
+	struct irq_ipi_delay delivery[IPI_NR_KINDS];
 	struct irq_cpu_result *cpus;
 	uint32_t nr_cpus;
 	struct irq_handler *handlers;
