@@ -203,6 +203,8 @@ const char *ktp_stack_kind_name(unsigned int bit);
 
 /* tasks.c */
 void ktp_task_seen(struct task_struct *p);
+struct cgroup;
+void ktp_write_cgroup(struct task_struct *p, struct cgroup *cgrp, unsigned int flags);
 bool ktp_emit_task(struct task_struct *p, const char *comm, u16 flags);
 void ktp_emit_snapshot(void);
 void ktp_forget_pid(pid_t pid);

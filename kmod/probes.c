@@ -16,11 +16,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/binfmts.h>
+#include <linux/cgroup.h>
 #include <linux/interrupt.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
+#include <trace/events/cgroup.h>
 #include <trace/events/irq.h>
 #include <trace/events/ipi.h>
 #include <trace/events/power.h>
@@ -222,6 +224,21 @@ static void ktp_probe_migrate(void *data, struct task_struct *p, int dest_cpu)
 	r->dest_cpu = dest_cpu;
 	ktp_commit(&w);
 }
+
+#ifdef CONFIG_CGROUPS
+/*
+ * A move to another cgroup: of the default hierarchy only (v1 hierarchies
+ * fire it too). A thread group moves at once, named by its leader.
+ */
+static void ktp_probe_cgroup_attach(void *data, struct cgroup *dst_cgrp, const char *path,
+				    struct task_struct *task, bool threadgroup)
+{
+	if (dst_cgrp->root != &cgrp_dfl_root)
+		return;
+	ktp_write_cgroup(task, dst_cgrp, KTP_CGROUP_ATTACH |
+			 (threadgroup ? KTP_CGROUP_THREADGROUP : 0));
+}
+#endif
 
 static void ktp_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
@@ -507,6 +524,9 @@ static void __maybe_unused ktp_check_probe_types(void)
 	check_trace_callback_type_sched_process_exit(ktp_probe_exit);
 	check_trace_callback_type_sched_process_free(ktp_probe_free);
 	check_trace_callback_type_task_rename(ktp_probe_rename);
+#ifdef CONFIG_CGROUPS
+	check_trace_callback_type_cgroup_attach_task(ktp_probe_cgroup_attach);
+#endif
 	check_trace_callback_type_irq_handler_entry(ktp_probe_irq_entry);
 	check_trace_callback_type_irq_handler_exit(ktp_probe_irq_exit);
 #if KTP_HAVE_IRQ_VECTORS
@@ -542,6 +562,9 @@ static struct ktp_probe ktp_probes[] = {
 	{ "sched_wakeup_new", ktp_probe_wakeup_new, KTP_EV_SCHED },
 	{ "sched_migrate_task", ktp_probe_migrate, KTP_EV_SCHED },
 	{ "sched_process_fork", ktp_probe_fork, KTP_EV_SCHED },
+#ifdef CONFIG_CGROUPS
+	{ "cgroup_attach_task", ktp_probe_cgroup_attach, KTP_EV_SCHED, NULL, true },
+#endif
 	{ "sched_process_exec", ktp_probe_exec, KTP_EV_SCHED },
 	{ "sched_process_exit", ktp_probe_exit, KTP_EV_SCHED },
 	{ "sched_process_free", ktp_probe_free, KTP_EV_SCHED },

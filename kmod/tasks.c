@@ -3,12 +3,14 @@
  * Task identity records: pid, tgid, parent, comm and the kernel-thread flag
  * go out once per task per session (so switch records carry pids only),
  * again when they change (rename, exec, a new task at fork), and for every
- * task in the start snapshot, with its state. And each task's allowed CPUs
- * when they are not all of them, and whenever they change.
+ * task in the start snapshot, with its state, each with the task's cgroup
+ * v2. And each task's allowed CPUs when they are not all of them, and
+ * whenever they change.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
@@ -21,6 +23,34 @@ static u16 ktp_task_report_state(struct task_struct *p)
 	unsigned int idx = task_state_index(p);
 
 	return idx ? 1 << (idx - 1) : 0;
+}
+
+/*
+ * @p's cgroup on the default hierarchy (@flags: KTP_CGROUP_*), or the one
+ * it moves to, @cgrp. Under RCU: the css_set may change meanwhile.
+ */
+void ktp_write_cgroup(struct task_struct *p, struct cgroup *cgrp, unsigned int flags)
+{
+#ifdef CONFIG_CGROUPS
+	struct ktp_cgroup *r;
+	struct ktp_wr w;
+	u64 id;
+
+	if (!cgrp) {
+		rcu_read_lock();
+		id = cgroup_id(task_dfl_cgroup(p));
+		rcu_read_unlock();
+	} else {
+		id = cgroup_id(cgrp);
+	}
+	r = ktp_reserve(&w, KTP_REC_CGROUP, flags, sizeof(*r));
+	if (!r)
+		return;
+	r->pid = p->pid;
+	r->pad = 0;
+	r->id = id;
+	ktp_commit(&w);
+#endif
 }
 
 static bool ktp_write_task(struct task_struct *p, const char *comm, u16 flags,
@@ -61,6 +91,7 @@ static bool ktp_write_task(struct task_struct *p, const char *comm, u16 flags,
 		r->comm[KTP_COMM_LEN - 1] = '\0';
 	}
 	ktp_commit(&w);
+	ktp_write_cgroup(p, NULL, 0);
 	return true;
 }
 

@@ -502,6 +502,18 @@ static int put_simple(struct script *s, const struct line *l, struct stream_writ
 		r.a.nr_bits = b;
 		stream_writer_record(w, &r, KTP_REC_AFFINITY, 0,
 				     sizeof(r.a) + 4 * ((b + 31) / 32), ts);
+	} else if (!strcmp(rec, "cgroup")) {
+		/* cgroup pid=N id=N [attach] [threadgroup] */
+		struct ktp_cgroup r = { 0 };
+
+		if (num(s, l, "pid", 0, 1, &a) || num(s, l, "id", 0, 1, &b))
+			return -1;
+		r.pid = a;
+		r.id = b;
+		stream_writer_record(w, &r, KTP_REC_CGROUP,
+				     (flag(l, 3, "attach") ? KTP_CGROUP_ATTACH : 0) |
+				     (flag(l, 3, "threadgroup") ? KTP_CGROUP_THREADGROUP : 0),
+				     sizeof(r), ts);
 	} else if (!strcmp(rec, "freq")) {
 		struct ktp_freq r;
 
@@ -604,6 +616,19 @@ static int header_line(struct script *s, const struct line *l)
 		if (l->n != 2 || strlen(l->word[1]) >= sizeof(s->online))
 			return bad(s, l, "online CPULIST");
 		strcpy(s->online, l->word[1]);
+		return 0;
+	}
+	if (!strcmp(l->word[0], "cgroup_path")) {
+		int at_stop = l->n == 4 && !strcmp(l->word[3], "stop");
+		char *t = s->cgroups[at_stop];
+		size_t len = strlen(t);
+		int n;
+
+		if (l->n != 3 && !at_stop)
+			return bad(s, l, "cgroup_path ID PATH [stop]");
+		n = snprintf(t + len, sizeof(s->cgroups[0]) - len, "%s %s\n", l->word[1], l->word[2]);
+		if (n < 0 || (size_t)n >= sizeof(s->cgroups[0]) - len)
+			return bad(s, l, "cgroup_path: the table is full");
 		return 0;
 	}
 	if (!strcmp(l->word[0], "topology")) {

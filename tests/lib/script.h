@@ -7,6 +7,8 @@
  *   # comment
  *   cpus N                         CPUs (first, once)
  *   stop T                         the session stopped at T (default: none)
+ *   cgroup_path ID PATH [stop]       a line of the cgroup id -> path table
+ *                                  of the start (or the stop)
  *   topology CPU PKG CORE LLC NODE [khz=N] [idle=NAME:US,NAME:US...]
  *                                  the recorded topology of one CPU (with
  *                                  its frequency and idle states)
@@ -69,6 +71,8 @@ struct script {
 	struct script_topo topo[SCRIPT_MAX_CPUS];
 	unsigned int nr_topo;
 	char online[64];	/* CPUs online at the start; "": all */
+	/* "cgroup_path ID PATH [stop]": the id -> path tables, at start and stop */
+	char cgroups[2][4096];
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

@@ -44,7 +44,8 @@ function ndjson(...args) {
 const REPORT_LISTS = ['threads', 'processes', 'migrations.cpu_pairs', 'preemption.pairs',
 	'wakers.edges', 'critical_path.threads', 'irq.handlers', 'irq.ipis', 'findings', 'outliers.items',
 	'profile.processes', 'offcpu.functions', 'offcpu.stacks', 'offcpu.woken', 'scx.transitions',
-	'scx.phases', 'scx.dsqs', 'scx.threads', 'scx.events', 'balance.cpu_pairs'];
+	'scx.phases', 'scx.dsqs', 'scx.threads', 'scx.events', 'balance.cpu_pairs',
+	'cgroups.items'];
 
 function getPath(o, path) {
 	return path.split('.').reduce((x, k) => (x === undefined || x === null ? undefined : x[k]), o);
@@ -108,7 +109,7 @@ function sameDocument(got, want, limit, lists, orders, what) {
 const DEFAULT_ORDERS = { processes: 'runtime_ns', 'irq.handlers': 'self_ns', 'irq.ipis': 'sent',
 	'critical_path.threads': 'offcpu_ns', 'offcpu.functions': 'ns', 'offcpu.stacks': 'ns',
 	'offcpu.woken': 'ns', 'scx.dsqs': 'inserts', 'scx.threads': 'runtime_ns',
-	'balance.cpu_pairs': 'ns' };
+	'balance.cpu_pairs': 'ns', 'cgroups.items': 'tree.runtime_ns' };
 
 // --- The session ---
 
@@ -132,7 +133,7 @@ const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_a
 	'run_all_analyzers', 'analyze_cpu_utilization', 'analyze_process_runtime',
 	'analyze_wakeup_latency', 'analyze_task_states', 'analyze_migrations',
 	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
-	'analyze_offcpu', 'analyze_dsq', 'analyze_power', 'analyze_balance',
+	'analyze_offcpu', 'analyze_dsq', 'analyze_power', 'analyze_balance', 'analyze_cgroups',
 	'find_scheduling_bottlenecks',
 	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
@@ -227,6 +228,7 @@ const analyses = [
 	['analyze_offcpu', ['--offcpu'], {}],
 	['analyze_dsq', ['--scx'], {}],
 	['analyze_power', ['--power'], {}],
+	['analyze_cgroups', ['--cgroups'], {}],
 	['analyze_balance', ['--balance'],
 		{ threads: 'stranded_ns', processes: 'stranded_ns' }],
 	['find_scheduling_bottlenecks', ['--findings'], {}],

@@ -272,6 +272,8 @@ int main(int argc, char **argv)
 		scenario = 2;
 		ncpus = script.nr_cpus;
 		info.stop_ns = script.stop;
+		info.cgroups_start = script.cgroups[0][0] ? script.cgroups[0] : NULL;
+		info.cgroups_stop = script.cgroups[1][0] ? script.cgroups[1] : NULL;
 	} else if (!n) {
 		goto usage;
 	}

@@ -38,7 +38,8 @@ def check_records(events):
              "sched_migrate", "fork", "exec", "exit", "free", "irq_entry",
              "irq_exit", "irq_name", "softirq_entry", "softirq_exit",
              "ipi_send", "wq_start", "wq_end", "selftest", "lost",
-             "sample", "map", "file", "throttle", "affinity"}
+             "sample", "map", "file", "throttle", "affinity",
+             "cgroup"}
     for e in events:
         if e["type"] == "garbage":
             fail("invalid bytes in the stream: %s" % e)

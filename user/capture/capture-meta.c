@@ -70,7 +70,18 @@ int capture_meta_write(struct capture_writer *w,
 	cm.sched_ext_stop = sched_ext_msg(info->sched_ext_stop, &scx[1]);
 	cm.schedstat_start = (char *)info->schedstat_start;
 	cm.schedstat_stop = (char *)info->schedstat_stop;
+	cm.cgroups_start = (char *)info->cgroups_start;
+	cm.cgroups_stop = (char *)info->cgroups_stop;
 #undef SET
+	/*
+	 * META is bounded (ktpc_section_max()); of what it holds, only the
+	 * cgroup tables grow with the machine (up to CGROUP_TABLE_TEXT_MAX):
+	 * rather than no capture, one without them, the stop's left out first.
+	 */
+	if (protobuf_c_message_get_packed_size(&cm.base) > ktpc_section_max(KTPC_META))
+		cm.cgroups_stop = NULL;
+	if (protobuf_c_message_get_packed_size(&cm.base) > ktpc_section_max(KTPC_META))
+		cm.cgroups_start = NULL;
 	return capture_writer_add_message(w, KTPC_META, &cm.base);
 }
 

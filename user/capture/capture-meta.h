@@ -23,6 +23,8 @@ struct capture_meta_info {
 	const char *sample_comm;
 	const struct sched_ext *sched_ext_start, *sched_ext_stop;	/* or NULL */
 	const char *schedstat_start, *schedstat_stop;	/* /proc/schedstat, or NULL */
+	/* cgroup_table_read(), or NULL; left out when META would be too large */
+	const char *cgroups_start, *cgroups_stop;
 };
 
 int capture_meta_write(struct capture_writer *w,

@@ -30,6 +30,7 @@ struct input {
 	uint64_t stop_ns;
 	struct sched_ext scx[2];	/* at start, at stop */
 	char *schedstat[2];		/* /proc/schedstat's text, or NULL */
+	char *cgroups[2];		/* the cgroup2 id -> path table, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -119,6 +120,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	sched_ext_from(&in->scx[1], cm->sched_ext_stop);
 	in->schedstat[0] = cm->schedstat_start ? strdup(cm->schedstat_start) : NULL;
 	in->schedstat[1] = cm->schedstat_stop ? strdup(cm->schedstat_stop) : NULL;
+	in->cgroups[0] = cm->cgroups_start ? strdup(cm->cgroups_start) : NULL;
+	in->cgroups[1] = cm->cgroups_stop ? strdup(cm->cgroups_stop) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -227,6 +230,8 @@ void input_close(struct input *in)
 	free(in->kallsyms);
 	free(in->schedstat[0]);
 	free(in->schedstat[1]);
+	free(in->cgroups[0]);
+	free(in->cgroups[1]);
 	free(in->path);
 	free(in);
 }
@@ -249,6 +254,11 @@ const struct sched_ext *input_sched_ext(const struct input *in, int at_stop)
 const char *input_schedstat(const struct input *in, int at_stop)
 {
 	return in->schedstat[!!at_stop];
+}
+
+const char *input_cgroups(const struct input *in, int at_stop)
+{
+	return in->cgroups[!!at_stop];
 }
 
 int input_topology(struct input *in, struct topology_cpu **out)

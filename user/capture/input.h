@@ -30,6 +30,11 @@ struct sched_ext;
 const struct sched_ext *input_sched_ext(const struct input *in, int at_stop);
 /* /proc/schedstat's text at the session's start or stop; NULL if none. */
 const char *input_schedstat(const struct input *in, int at_stop);
+/*
+ * The cgroup2 id -> path table's text (capture/cgroup-table.h) at the
+ * session's start or stop; NULL if none.
+ */
+const char *input_cgroups(const struct input *in, int at_stop);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "capture/capture-read.h"
+#include "capture/cgroup-table.h"
 #include "capture/schedstat.h"
 #include "capture/cpu-stats.h"
 #include "cmd/cmd.h"
@@ -139,6 +140,32 @@ static int print_schedstat(const struct model *m)
 	schedstat_free(&s[0]);
 	schedstat_free(&s[1]);
 	return 0;
+}
+
+/* How many cgroups the recorder found at the session's start and stop. */
+static void print_cgroups(const struct model *m)
+{
+	const char *text[2] = { input_cgroups(m->in, 0), input_cgroups(m->in, 1) };
+	char count[2][32];
+	int i;
+
+	if (!text[0] && !text[1]) {
+		printf("cgroups           none recorded\n");
+		return;
+	}
+	for (i = 0; i < 2; i++) {
+		struct cgroup_table t;
+
+		if (!text[i])
+			snprintf(count[i], sizeof(count[i]), "none");
+		else if (cgroup_table_parse(text[i], &t))
+			snprintf(count[i], sizeof(count[i]), "(unreadable)");
+		else
+			snprintf(count[i], sizeof(count[i]), "%zu", t.nr);
+		if (text[i])
+			cgroup_table_free(&t);
+	}
+	printf("cgroups           %s at start, %s at stop\n", count[0], count[1]);
 }
 
 static void print_topology(const struct model *m)
@@ -281,6 +308,7 @@ int cmd_info(int argc, char **argv)
 		printf("session           (no meta: times and configuration unknown)\n");
 	if (r) {
 		print_topology(model);
+		print_cgroups(model);
 		print_schedstat(model);
 	}
 	if (print_counts(model, r, &err)) {

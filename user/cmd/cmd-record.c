@@ -550,6 +550,7 @@ static int record_session(struct control_client *ctl, const struct record_opts *
 		.debugfs_dir = "/sys/kernel/debug/ktprof",
 		.sched_ext_dir = "/sys/kernel/sched_ext",
 		.schedstat_path = "/proc/schedstat",
+		.cgroups = 1,
 		.require_scx = o->scx_named,
 	};
 	char *options[32 + KTP_MAX_SAMPLE_PIDS];

@@ -39,6 +39,7 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_FREQ] = sizeof(struct ktp_freq),
 	[KTP_REC_WAKEUP] = sizeof(struct ktp_wakeup),
 	[KTP_REC_AFFINITY] = sizeof(struct ktp_affinity) + 4,
+	[KTP_REC_CGROUP] = sizeof(struct ktp_cgroup),
 };
 
 unsigned int event_min_size(unsigned int type)

@@ -444,6 +444,16 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->str(ctx, "cpus", record_affinity_list(ev, list, sizeof(list)));
 		break;
 	}
+	case KTP_REC_CGROUP: {
+		REC(struct ktp_cgroup, r, ev);
+
+		s->u64(ctx, "pid", r.pid);
+		s->u64(ctx, "id", r.id);
+		if (ev->flags & KTP_CGROUP_ATTACH)
+			s->str(ctx, "attach", ev->flags & KTP_CGROUP_THREADGROUP ? "threadgroup" :
+									     "thread");
+		break;
+	}
 	case KTP_REC_FREQ: {
 		REC(struct ktp_freq, r, ev);
 

@@ -237,6 +237,31 @@ uint32_t model_cpu_pid(const struct model *m, uint32_t cpu)
 
 /* --- Opening --- */
 
+/*
+ * The cgroup id -> path tables the recorder read at start and stop, as one
+ * (a cgroup of either). A table that does not parse names nothing: the
+ * cgroups stay ids.
+ */
+static void take_cgroups(struct model *m)
+{
+	struct cgroup_table stop;
+	const char *text;
+
+	memset(&stop, 0, sizeof(stop));
+	text = input_cgroups(m->in, 0);
+	if (text && cgroup_table_parse(text, &m->cgroups))
+		memset(&m->cgroups, 0, sizeof(m->cgroups));
+	text = input_cgroups(m->in, 1);
+	if (text && !cgroup_table_parse(text, &stop))
+		cgroup_table_merge(&m->cgroups, &stop);
+	cgroup_table_free(&stop);
+}
+
+const char *model_cgroup_path(const struct model *m, uint64_t id)
+{
+	return cgroup_table_path(&m->cgroups, id);
+}
+
 static void take_session(struct model *m)
 {
 	const struct meta *meta = input_meta(m->in);
@@ -253,6 +278,7 @@ static void take_session(struct model *m)
 	m->nr_cpus = input_nr_cpus(m->in);
 	n = input_topology(m->in, &m->topo);
 	m->nr_topo = n > 0 ? n : 0;
+	take_cgroups(m);
 }
 
 /* The window: [session start + from, session start + to), or all of it. */
@@ -438,6 +464,7 @@ void model_close(struct model *m)
 	if (!m)
 		return;
 	input_close(m->in);
+	cgroup_table_free(&m->cgroups);
 	sched_fini(&m->sched);
 	task_table_fini(&m->tasks);
 	stack_table_fini(&m->stacks);

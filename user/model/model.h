@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "capture/cgroup-table.h"
 #include "capture/input.h"
 #include "capture/sched-ext.h"
 #include "capture/topology.h"
@@ -84,6 +85,7 @@ struct model {
 	int have_meta;
 	uint64_t session_start, session_stop;	/* stop 0: unknown */
 	struct sched_ext sched_ext[2];		/* at start, at stop */
+	struct cgroup_table cgroups;		/* id -> path, of start and stop */
 	struct topology_cpu *topo;
 	unsigned int nr_topo;
 	uint32_t nr_cpus;			/* the session's */
@@ -181,6 +183,9 @@ int model_sample_selected(const struct model *m, uint32_t tgid, uint32_t tid);
 
 /* The pid running on @cpu now (0: idle), or SCHED_PID_UNKNOWN. */
 uint32_t model_cpu_pid(const struct model *m, uint32_t cpu);
+
+/* The path of cgroup v2 @id (as the recorder found it at start or stop), or NULL. */
+const char *model_cgroup_path(const struct model *m, uint64_t id);
 
 /* The name of IRQ @irq (its action, or a system vector's), or NULL. */
 const char *model_irq_name(const struct model *m, uint64_t irq);

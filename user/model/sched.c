@@ -897,6 +897,14 @@ static void on_fork(struct sched *s, const struct event *ev)
 	/* Named after its parent until its own TASK record says otherwise. */
 	if (!s->threads[child].comm[0] && parent != SCHED_NONE)
 		memcpy(s->threads[child].comm, s->threads[parent].comm, KTP_COMM_LEN);
+	/*
+	 * And in its parent's cgroup, until a record says otherwise (its own
+	 * comes with its identity, unless dropped). Not with its parent's
+	 * mask: a mask is written at the task's first sight when it is not
+	 * "all", and a child may have been given another before it.
+	 */
+	if (parent != SCHED_NONE && parent != SCHED_IDLE && !s->threads[child].cgroup)
+		s->threads[child].cgroup = s->threads[parent].cgroup;
 	if (!s->threads[child].tgid_known) {
 		s->threads[child].tgid_known = 1;
 		fail(s, join_process(s, child, r.child_tgid, 1));
@@ -1091,6 +1099,48 @@ static void on_affinity(struct sched *s, const struct event *ev)
 			c->ops->affinity(c->ctx, t, ev->ts);
 }
 
+/*
+ * A thread's cgroup (@t's own, or its whole thread group's). A running
+ * thread's time so far goes to its old cgroup: its CPU time is cut here.
+ */
+static void set_cgroup(struct sched *s, uint32_t t, uint64_t id, uint64_t ts)
+{
+	struct sched_thread *th = &s->threads[t];
+	struct sched_cpu *c;
+
+	if (th->cgroup == id)
+		return;
+	if (th->cpu >= 0 && (uint32_t)th->cpu < s->nr_cpus) {
+		c = &s->cpus[th->cpu];
+		if (c->mode == CPU_KNOWN && c->cur == t && ts > c->since) {
+			emit_cpu_time(s, th->cpu, t, c->since, ts);
+			c->since = ts;
+		}
+	}
+	th->cgroup = id;
+}
+
+static void on_cgroup(struct sched *s, const struct event *ev)
+{
+	struct ktp_cgroup r;
+	uint32_t t, u, tgid;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	t = thread_of(s, r.pid, ev->ts);
+	if (t == SCHED_NONE || t == SCHED_IDLE)
+		return;
+	if (!(ev->flags & KTP_CGROUP_THREADGROUP)) {
+		set_cgroup(s, t, r.id, ev->ts);
+		return;
+	}
+	/* Rare (a write to cgroup.procs): every live thread of the group. */
+	tgid = s->threads[t].tgid;
+	for (u = 0; u < s->nr_threads; u++)
+		if (s->threads[u].tgid == tgid && !s->threads[u].freed &&
+		    s->threads[u].state != SCHED_DEAD)
+			set_cgroup(s, u, r.id, ev->ts);
+}
+
 int sched_event(struct sched *s, const struct event *ev)
 {
 	struct sched_cpu *cpu;
@@ -1126,6 +1176,9 @@ int sched_event(struct sched *s, const struct event *ev)
 		break;
 	case KTP_REC_AFFINITY:
 		on_affinity(s, ev);
+		break;
+	case KTP_REC_CGROUP:
+		on_cgroup(s, ev);
 		break;
 	case KTP_REC_IRQ_ENTRY:
 	case KTP_REC_IRQ_EXIT:

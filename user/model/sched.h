@@ -105,6 +105,7 @@ struct sched_thread {
 	 */
 	int32_t wait_cpu;
 	uint32_t mask;		/* its allowed CPUs (sched_allowed()); 0: all */
+	uint64_t cgroup;	/* its cgroup v2 id (CGROUP records), 0: not known */
 };
 
 /* A process: a thread group from its leader's birth (or first sight). */

@@ -14,6 +14,7 @@
 
 #include "capture/capture-meta.h"
 #include "capture/capture-write.h"
+#include "capture/cgroup-table.h"
 #include "capture/schedstat.h"
 #include "record/recorder.h"
 #include "record/snapshot.h"
@@ -49,6 +50,7 @@ struct recorder {
 	struct error err;	/* the last failure's details */
 	struct sched_ext scx_start, scx_stop;
 	char *schedstat[2];		/* /proc/schedstat at start and stop, or NULL */
+	char *cgroups[2];		/* cgroup2 id -> path at start and stop, or NULL */
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -232,6 +234,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.sched_ext_stop = stop_ns ? &r->scx_stop : NULL,
 		.schedstat_start = r->schedstat[0],
 		.schedstat_stop = stop_ns ? r->schedstat[1] : NULL,
+		.cgroups_start = r->cgroups[0],
+		.cgroups_stop = stop_ns ? r->cgroups[1] : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,
 		.nr_options = r->cfg.nr_options,
@@ -285,6 +289,12 @@ int recorder_start(struct recorder *r)
 	/* A kernel without SCHEDSTATS has no file: the capture has none either. */
 	if (r->cfg.schedstat_path)
 		schedstat_read(r->cfg.schedstat_path, &r->schedstat[0]);
+	/*
+	 * Records name cgroups by id: the tree now, and at stop, names those
+	 * that lived through either. Without cgroup2 the capture has none.
+	 */
+	if (r->cfg.cgroups)
+		cgroup_table_read(&r->cgroups[0]);
 	if (r->cfg.require_scx && !r->scx_start.present)
 		return error_set(&r->err, -EOPNOTSUPP,
 				 "-e scx: this kernel has no sched_ext (%s absent; "
@@ -348,6 +358,8 @@ int recorder_stop(struct recorder *r)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_stop);
 	if (r->cfg.schedstat_path)
 		schedstat_read(r->cfg.schedstat_path, &r->schedstat[1]);
+	if (r->cfg.cgroups)
+		cgroup_table_read(&r->cgroups[1]);
 	ret = join_readers(r);
 	if (ret)
 		return ret;
@@ -438,5 +450,7 @@ void recorder_free(struct recorder *r)
 	free(r->final);
 	free(r->schedstat[0]);
 	free(r->schedstat[1]);
+	free(r->cgroups[0]);
+	free(r->cgroups[1]);
 	free(r);
 }

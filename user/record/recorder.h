@@ -25,6 +25,7 @@ struct recorder_config {
 	int snapshots;			/* kallsyms, modules, maps (1: yes) */
 	int require_scx;		/* fail when the kernel has no sched_ext */
 	const char *schedstat_path;	/* /proc/schedstat, or NULL */
+	int cgroups;			/* the cgroup2 id -> path table (1: yes) */
 };
 
 struct recorder_progress {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/analyze-balance.h"
+#include "report/analyze-cgroups.h"
 #include "report/analyze-cpu.h"
 #include "report/analyze-critical-path.h"
 #include "report/analyze-irq.h"
@@ -27,6 +28,7 @@ const struct analyzer *const analyzers[] = {
 	&analyzer_states,
 	&analyzer_migrations,
 	&analyzer_balance,
+	&analyzer_cgroups,
 	&analyzer_preempt,
 	&analyzer_wakers,
 	&analyzer_critical_path,

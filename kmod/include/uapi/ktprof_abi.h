@@ -75,6 +75,7 @@ enum ktp_rec_type {
 	KTP_REC_FREQ,		/* struct ktp_freq: a CPU's frequency changes (minor 4) */
 	KTP_REC_WAKEUP,		/* struct ktp_wakeup: a woken task is enqueued (minor 4) */
 	KTP_REC_AFFINITY,	/* struct ktp_affinity: a task's allowed CPUs (minor 5) */
+	KTP_REC_CGROUP,		/* struct ktp_cgroup: a task's cgroup v2 (minor 5) */
 	KTP_REC_NR_TYPES
 };
 
@@ -86,7 +87,7 @@ enum ktp_rec_type {
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
 	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
-	"sched_wakeup", "affinity",					\
+	"sched_wakeup", "affinity", "cgroup",				\
 }
 
 /* Common header of every record. */
@@ -531,6 +532,24 @@ struct ktp_affinity {
 	__u16 nr_bits;
 } __ktp_packed;
 
+/*
+ * A task's cgroup v2 (the default hierarchy's; its id is the kernfs id,
+ * the inode number of its directory in the cgroup2 mount). Written with
+ * each identity the TASK record gives (first sight, the start snapshot,
+ * fork, exec), and at cgroup_attach_task (KTP_CGROUP_ATTACH): a move
+ * during the session; with KTP_CGROUP_THREADGROUP the whole thread group
+ * of @pid (its leader) moved.
+ */
+struct ktp_cgroup {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u32 pad;
+	__u64 id;
+} __ktp_packed;
+
+#define KTP_CGROUP_ATTACH	0x01	/* h.flags: moved by cgroup_attach_task */
+#define KTP_CGROUP_THREADGROUP	0x02	/* h.flags: with its whole thread group */
+
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
 enum ktp_stack_kind {
 	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
@@ -660,6 +679,8 @@ enum ktp_session_state {
 #define KTP_ABI_SIZE(type, n) _Static_assert(sizeof(type) == (n), #type)
 #endif
 KTP_ABI_SIZE(struct ktp_hdr, 8);
+KTP_ABI_SIZE(struct ktp_cgroup, 24);
+KTP_ABI_SIZE(struct ktp_affinity, 16);
 KTP_ABI_SIZE(struct ktp_subbuf, 48);
 KTP_ABI_SIZE(struct ktp_time, 16);
 KTP_ABI_SIZE(struct ktp_cpu_mark, 32);

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# cgroup v2 (report --cgroups). Spinners in /ktp-a (two), /ktp-a/inner
+# (one) and /ktp-b (one), and a fifth moved from /ktp-b to /ktp-a during
+# the session (cgroup_attach_task):
+#   - each cgroup's id is the inode of its directory, and its path is in
+#     the capture's tables;
+#   - each spinner that stayed is in its cgroup (threads[].cgroup), the
+#     moved one ends in /ktp-a, and its move is an attach record;
+#   - the tree runtime of /ktp-a is its own plus /ktp-a/inner's, and the
+#     cgroups' own runtimes add up to the threads' (every thread's time
+#     goes to the cgroup it ran in);
+#   - each cgroup's own runtime is at least that of its spinners that
+#     stayed, and /ktp-b's no more than its own spinner's plus the moved one's.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+spin='while :; do :; done'
+cg=/sys/fs/cgroup
+
+spinner() {
+	sh -c "$spin" &
+	echo "$!" >"$cg/$1/cgroup.procs" || fail "cannot move $! to $1"
+	echo "$1 $!"
+}
+
+guest() {
+	local p moved
+	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none "$cg" || fail "no cgroup2"
+	mkdir -p "$cg/ktp-a/inner" "$cg/ktp-b" || fail "mkdir failed"
+	{
+		spinner ktp-a
+		spinner ktp-a
+		spinner ktp-a/inner
+		spinner ktp-b
+	} >"$out/pids"
+	sh -c "$spin" &
+	moved=$!
+	echo "$moved" >"$cg/ktp-b/cgroup.procs"
+	echo "moved $moved" >>"$out/pids"
+	for p in / /ktp-a /ktp-a/inner /ktp-b; do
+		echo "$(stat -c %i "$cg$p") $p"
+	done >"$out/inodes"
+	"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/cg.ktp" -- \
+		sh -c "sleep $(scaled 2 1); echo $moved >$cg/ktp-a/cgroup.procs; sleep $(scaled 2 1)" \
+		2>"$out/record.err" || fail "record failed: $(cat "$out/record.err")"
+	for p in $(cut -d' ' -f2 "$out/pids"); do kill "$p"; done
+	wait 2>/dev/null
+	rmdir "$cg/ktp-a/inner" "$cg/ktp-a" "$cg/ktp-b" 2>/dev/null
+	true
+}
+
+host() {
+	"$KTPROF" dump --json "$out/cg.ktp" >"$out/dump.json" || fail "dump failed"
+	"$KTPROF" report --json --cgroups --runtime "$out/cg.ktp" >"$out/report.json" ||
+		fail "report --json --cgroups failed"
+	"$KTPROF" report --cgroups "$out/cg.ktp" >"$out/report.txt" || fail "report --cgroups failed"
+	/usr/bin/python3 - "$out/pids" "$out/inodes" "$out/dump.json" "$out/report.json" <<'PY' ||
+import json, sys
+pids = [l.split() for l in open(sys.argv[1])]
+inode = {p: int(i) for i, p in (l.split() for l in open(sys.argv[2]))}
+rep = json.load(open(sys.argv[4]))
+items = {c["id"]: c for c in rep["cgroups"]["items"]}
+by_path = {c.get("path"): c for c in rep["cgroups"]["items"]}
+threads = {t["pid"]: t for t in rep["threads"]}
+ok = True
+def bad(msg):
+    global ok
+    print(msg)
+    ok = False
+for path in ("/ktp-a", "/ktp-a/inner", "/ktp-b"):
+    c = by_path.get(path)
+    if not c:
+        bad("%s: not in the report" % path)
+    elif c["id"] != inode[path]:
+        bad("%s: id %d, its directory's inode %d" % (path, c["id"], inode[path]))
+moved = int([p for k, p in pids if k == "moved"][0])
+attach = [e for line in open(sys.argv[3]) for e in [json.loads(line)]
+          if e["type"] == "cgroup" and e.get("attach") and e["pid"] == moved]
+if not attach or attach[-1]["id"] != inode["/ktp-a"]:
+    bad("no attach record of %d to /ktp-a: %s" % (moved, attach))
+stayed = {}
+for kind, pid in pids:
+    t = threads.get(int(pid), {})
+    want = "/ktp-a" if kind == "moved" else "/" + kind
+    if t.get("cgroup") != want:
+        bad("%s %s: cgroup %s, want %s" % (kind, pid, t.get("cgroup"), want))
+    if kind != "moved":
+        stayed[want] = stayed.get(want, 0) + t.get("runtime_ns", 0)
+for path, ns in sorted(stayed.items()):
+    own = by_path.get(path, {}).get("own", {}).get("runtime_ns", 0)
+    print("%-14s own runtime %d ns, its spinners that stayed %d ns" % (path, own, ns))
+    if own < ns:
+        bad("%s: own runtime below its spinners'" % path)
+b_own = by_path.get("/ktp-b", {}).get("own", {}).get("runtime_ns", 0)
+if b_own > stayed.get("/ktp-b", 0) + threads.get(moved, {}).get("runtime_ns", 0):
+    bad("/ktp-b: more runtime than its spinner and the moved one had")
+a = by_path.get("/ktp-a", {})
+inner = by_path.get("/ktp-a/inner", {})
+if a.get("tree", {}).get("runtime_ns") != a.get("own", {}).get("runtime_ns", 0) + \
+        inner.get("own", {}).get("runtime_ns", 0):
+    bad("/ktp-a: tree runtime is not its own plus /ktp-a/inner's")
+own_sum = sum(c["own"]["runtime_ns"] for c in items.values())
+thread_sum = sum(t.get("runtime_ns", 0) for t in rep["threads"])	# pids may repeat
+print("cgroups' own runtimes %d ns, threads' %d ns" % (own_sum, thread_sum))
+if own_sum != thread_sum:
+    bad("the cgroups' runtimes do not add up to the threads'")
+sys.exit(0 if ok else 1)
+PY
+		fail "cgroup check failed"
+	echo ok
+}
+
+run_phases
