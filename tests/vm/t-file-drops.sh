@@ -31,6 +31,10 @@ exec_files() { awk '$2 ~ /x/ && $6 ~ /^\// { print $6 }' "/proc/$1/maps" | sort 
 
 guest() {
 	local pid files dropped reader subbufs
+	# This shell and all it runs stay off CPU 1, but for wait-spin: a
+	# program of its own sampled there (a sed of the polling) would have
+	# its files dropped too.
+	taskset -pc 0 $$ >/dev/null || fail "cannot pin the test to CPU 0"
 	load_module events=sched samples=cpu-clock@199hz subbuf_size=4096 n_subbufs=2 \
 		files_delay_ms=3000
 	mkfifo "$out/go"

@@ -8,7 +8,8 @@
 # and most of it; the capture's topology has the CPU's cpuidle states as
 # sysfs lists them. TCG has no cpufreq: the frequency path is the known
 # answer of tests/report/power.scn. convert's sched view has one
-# cpu_idle ftrace event a record. Not in the default groups: a default
+# cpu_idle ftrace event a record; wakeup latency is classed by the idle
+# state of the waking's target CPU. Not in the default groups: a default
 # record has no power records.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
@@ -31,7 +32,7 @@ host() {
 		fail "info does not say power: $("$KTPROF" info "$out/power.ktp" | grep events)"
 	"$KTPROF" dump --json "$out/default.ktp" | grep -q '"type":"cpu_idle"' &&
 		fail "a default record has cpu_idle records"
-	"$KTPROF" report --json --cpu --power "$out/power.ktp" >"$out/report.json" ||
+	"$KTPROF" report --json --cpu --power --latency "$out/power.ktp" >"$out/report.json" ||
 		fail "report --json --power failed"
 	"$KTPROF" report --power "$out/power.ktp" >"$out/report.txt" || fail "report --power failed"
 	# convert's sched view: the ftrace events Perfetto reads natively, one a record.
@@ -55,6 +56,14 @@ for c in rep["cpus"]:
            [(s["name"], s["entries"]) for s in c.get("idle_states", [])]))
     if res > idle or res < 0.5 * idle or c.get("idle_unpaired", 0) > 1:
         ok = False
+# Wakeups by the idle state of their target CPU: some classed, no more than there were.
+lat = rep["latency"]
+slots = lat.get("by_target_idle_state", [])
+classed = sum(x["latency"]["count"] for x in slots)
+print("wakeups %d, classed by the target's idle state %d: %s" % (
+    lat["wakeup"]["count"], classed, [(x["state"], x["latency"]["count"]) for x in slots]))
+if not classed or classed > lat["wakeup"]["count"]:
+    ok = False
 names = {}
 for line in open(sys.argv[2]):
     where, name, lat = line.split()

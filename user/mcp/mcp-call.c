@@ -69,6 +69,7 @@ int mcp_call_config(struct mcp_call *c, struct report_config *cfg)
 	if (mcp_args_get(c->args, "tid"))
 		f->tids[f->nr_tids++] = mcp_args_int(c->args, "tid", 0);
 	if (take_filter(c, f, "comm", FILTER_KEY_COMM) ||
+	    take_filter(c, f, "cgroup", FILTER_KEY_CGROUP) ||
 	    take_filter(c, f, "cpus", FILTER_KEY_CPUS))
 		return c->err.code;
 	if (method)

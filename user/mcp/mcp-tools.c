@@ -67,6 +67,12 @@ static const struct mcp_arg arg_comm = {
 	.description = "only processes whose main thread had this name (up to 15 characters)",
 	.max_len = KTP_COMM_LEN - 1,
 };
+static const struct mcp_arg arg_cgroup = {
+	.name = "cgroup", .type = MCP_ARG_STRING,
+	.description = "only threads whose last cgroup v2 is this path or below it, e.g. "
+	"\"/system.slice\" (with pid, tid or comm: either)",
+	.max_len = FILTER_CGROUP_LEN - 1,
+};
 static const struct mcp_arg arg_cpus = {
 	.name = "cpus", .type = MCP_ARG_STRING,
 	.description = "only these CPUs, e.g. \"0-3,6\"",
@@ -157,7 +163,7 @@ static const struct mcp_arg arg_cursor = {
 	.description = "the next_cursor of the previous page", .max_len = 80,
 };
 
-#define FILTERS &arg_from, &arg_to, &arg_pid, &arg_tid, &arg_comm, &arg_cpus
+#define FILTERS &arg_from, &arg_to, &arg_pid, &arg_tid, &arg_comm, &arg_cgroup, &arg_cpus
 
 static const struct mcp_arg *const args_none[] = { NULL };
 static const struct mcp_arg *const args_load[] = { &arg_path, &arg_trace_name, NULL };

@@ -76,6 +76,22 @@ static int take_cpus(struct filter *f, const char *arg, struct error *err)
 	return 1;
 }
 
+/* A path from the cgroup2 root: "/a/b"; a trailing '/' is dropped. */
+static int take_cgroup(struct filter *f, const char *arg, struct error *err)
+{
+	size_t n = strlen(arg);
+
+	if (arg[0] != '/' || n >= sizeof(f->cgroup))
+		return error_set(err, -EINVAL, "--cgroup wants a path from the cgroup2 root "
+				 "(/system.slice), of at most %zu bytes, not '%s'",
+				 sizeof(f->cgroup) - 1, arg);
+	while (n > 1 && arg[n - 1] == '/')
+		n--;
+	memcpy(f->cgroup, arg, n);
+	f->cgroup[n] = '\0';
+	return 1;
+}
+
 int filter_take(struct filter *f, int key, const char *arg, struct error *err)
 {
 	switch (key) {
@@ -102,8 +118,21 @@ int filter_take(struct filter *f, int key, const char *arg, struct error *err)
 		return 1;
 	case FILTER_KEY_CPUS:
 		return take_cpus(f, arg, err);
+	case FILTER_KEY_CGROUP:
+		return take_cgroup(f, arg, err);
 	}
 	return 0;
+}
+
+int filter_cgroup_under(const struct filter *f, const char *path)
+{
+	size_t n = strlen(f->cgroup);
+
+	if (!path || !f->cgroup[0])
+		return 0;
+	/* "/" is every cgroup; "/a" is "/a" and "/a/...", not "/ab". */
+	return !strcmp(f->cgroup, "/") ||
+	       (!strncmp(path, f->cgroup, n) && (path[n] == '\0' || path[n] == '/'));
 }
 
 int filter_check(const struct filter *f, struct error *err)
@@ -141,5 +170,6 @@ int filter_equal(const struct filter *a, const struct filter *b)
 	       !memcmp(a->pids, b->pids, a->nr_pids * sizeof(a->pids[0])) &&
 	       a->nr_tids == b->nr_tids &&
 	       !memcmp(a->tids, b->tids, a->nr_tids * sizeof(a->tids[0])) &&
-	       !strcmp(a->comm, b->comm) && !strcmp(a->cpus, b->cpus);
+	       !strcmp(a->comm, b->comm) && !strcmp(a->cpus, b->cpus) &&
+	       !strcmp(a->cgroup, b->cgroup);
 }

@@ -29,7 +29,10 @@ enum filter_key {
 	FILTER_KEY_COMM = FILTER_KEY_TO + 1,
 	FILTER_KEY_CPUS = 'C',
 	FILTER_KEY_TID = FILTER_KEY_COMM + 1,
+	FILTER_KEY_CGROUP = FILTER_KEY_TID + 1,
 };
+
+#define FILTER_CGROUP_LEN 512	/* the longest cgroup path */
 
 /* The window and selection options, for a command's option table. */
 #define FILTER_OPTS							\
@@ -37,7 +40,9 @@ enum filter_key {
 	{ "to", FILTER_KEY_TO, "T", "end T after the capture began" },	\
 	{ "pid", FILTER_KEY_PID, "PID", "only this process (repeatable)" }, \
 	{ "comm", FILTER_KEY_COMM, "NAME", "only processes whose main thread was NAME" }, \
-	{ "tid", FILTER_KEY_TID, "TID", "only this thread (repeatable; with -p and --comm: either)" }
+	{ "tid", FILTER_KEY_TID, "TID", "only this thread (repeatable; with -p and --comm: either)" }, \
+	{ "cgroup", FILTER_KEY_CGROUP, "PATH", "only threads whose last cgroup v2 is PATH or below it" \
+	  " (with -p, --comm, --tid: either)" }
 
 /* The CPU option. */
 #define FILTER_OPT_CPUS							\
@@ -51,6 +56,7 @@ struct filter {
 	uint32_t tids[FILTER_MAX_PIDS];	/* thread ids */
 	unsigned int nr_tids;
 	char comm[2 * KTP_COMM_LEN - 1];	/* "": none; as bytes or as JSON shows them */
+	char cgroup[FILTER_CGROUP_LEN];	/* "": none; "/a/b" (no trailing '/') */
 	char cpus[FILTER_CPUS_LEN];	/* "": all */
 };
 
@@ -67,8 +73,11 @@ int filter_check(const struct filter *f, struct error *err);
 /* Whether processes or threads are selected (-p, --comm or --tid). */
 static inline int filter_selects(const struct filter *f)
 {
-	return f->nr_pids || f->nr_tids || f->comm[0];
+	return f->nr_pids || f->nr_tids || f->comm[0] || f->cgroup[0];
 }
+
+/* Whether cgroup @path is the --cgroup one or below it (NULL: not known: no). */
+int filter_cgroup_under(const struct filter *f, const char *path);
 
 /* Whether @a and @b select the same. */
 int filter_equal(const struct filter *a, const struct filter *b);

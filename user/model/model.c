@@ -193,8 +193,15 @@ int model_tgid_selected(const struct model *m, uint32_t tgid)
 		return 1;
 	if (filter_pid_listed(f, tgid))
 		return 1;
-	p = f->comm[0] ? sched_process_of(&m->sched, tgid) : SCHED_NONE;
-	return p != SCHED_NONE && m->sched.procs[p].comm_matched;
+	p = f->comm[0] || f->cgroup[0] ? sched_process_of(&m->sched, tgid) : SCHED_NONE;
+	if (p == SCHED_NONE)
+		return 0;
+	if (m->sched.procs[p].comm_matched)
+		return 1;
+	/* By cgroup: its leader's. */
+	return f->cgroup[0] && m->sched.procs[p].leader != SCHED_NONE &&
+	       filter_cgroup_under(f, model_cgroup_path(m,
+			m->sched.threads[m->sched.procs[p].leader].cgroup));
 }
 
 int model_thread_selected(const struct model *m, uint32_t t)
@@ -208,6 +215,8 @@ int model_thread_selected(const struct model *m, uint32_t t)
 		return 0;
 	th = &m->sched.threads[t];
 	if (filter_pid_listed(f, th->tgid) || filter_tid_listed(f, th->pid))
+		return 1;
+	if (f->cgroup[0] && filter_cgroup_under(f, model_cgroup_path(m, th->cgroup)))
 		return 1;
 	return th->process != SCHED_NONE && m->sched.procs[th->process].comm_matched;
 }

@@ -293,6 +293,20 @@ static uint32_t thread_of(struct sched *s, uint32_t pid, uint64_t ts)
 	return t;
 }
 
+/*
+ * The thread a describing record (AFFINITY, CGROUP) names: the live one of
+ * @pid, made if there is none. Unlike thread_of() it leaves a birth open:
+ * the records of one fork (TASK, CGROUP, FORK) make one thread.
+ */
+static uint32_t thread_described(struct sched *s, uint32_t pid, uint64_t ts)
+{
+	uint32_t t = pid ? sched_lookup_pid(s, pid) : SCHED_IDLE;
+
+	if (t == SCHED_NONE || (t != SCHED_IDLE && s->threads[t].freed))
+		t = thread_of(s, pid, ts);
+	return t;
+}
+
 /* A new task with @pid is born at @ts (fork, or a TASK record saying so). */
 static uint32_t birth(struct sched *s, uint32_t pid, uint64_t ts)
 {
@@ -1078,7 +1092,7 @@ static void on_affinity(struct sched *s, const struct event *ev)
 	uint32_t t, cpu, words, m = 0;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	t = thread_of(s, r.pid, ev->ts);
+	t = thread_described(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;
 	s->affinity_records++;
@@ -1126,7 +1140,7 @@ static void on_cgroup(struct sched *s, const struct event *ev)
 	uint32_t t, u, tgid;
 
 	memcpy(&r, ev->rec, sizeof(r));
-	t = thread_of(s, r.pid, ev->ts);
+	t = thread_described(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;
 	if (!(ev->flags & KTP_CGROUP_THREADGROUP)) {
