@@ -29,8 +29,8 @@ are not compared within a tolerance but event by event:
 - ktprof's figures, to the nanosecond: switch-outs, and runtime, equal
   to the same slices measured with the twins' times; the maximum wakeup
   latency (the first sched_waking or sched_wakeup_new of a thread that
-  is not running, to its switch-in) equal to the same rule on the twins'
-  times. The sum of the gaps' effect on a thread's runtime is printed.
+  is not running nor waiting since a preemption, to its switch-in) equal
+  to the same rule on the twins' times. The sum of the gaps' effect on a thread's runtime is printed.
 
 usage: check_perf_sched.py REPORT.json TIMEHIST.txt PERF-SCRIPT.txt KTPROF-DUMP.txt
   PERF-SCRIPT.txt: `perf script --ns`; KTPROF-DUMP.txt: `ktprof dump`
@@ -145,12 +145,16 @@ def slices(events, when):
     return count, run, orphans, orphan
 
 
-def wakeup_max(events, when):
-    """Per thread, the longest wakeup latency by the report's rule: from the
-    first waking of a thread not running to its switch-in; and a waking
-    while it ran, if it then leaves in S or D and runs again with no other
-    waking, from that switch-out (docs/report.md: the waking raced it)."""
-    pending, late, woke, running = {}, set(), set(), set()
+def wakeup_max(events, when, report_rule):
+    """Per thread, the longest wakeup latency: from the first waking of a
+    thread not running to its switch-in; and a waking while it ran, if it
+    then leaves in S or D and runs again with no other waking, from that
+    switch-out (docs/report.md: the waking raced it). By the report's rule
+    (@report_rule) a thread preempted (switched out in R) waits in a
+    runqueue until its switch-in: a waking meanwhile (it had set a sleep
+    state when it was preempted) starts no wakeup, as the report counts
+    that wait as runqueue latency; timehist's delay counts from it."""
+    pending, late, woke, running, queued = {}, set(), set(), set(), set()
     worst = collections.Counter()
     for e in events:
         if e.kind == 'switch':
@@ -161,13 +165,18 @@ def wakeup_max(events, when):
             if prev in woke and e.state and e.state[0] in 'SD':
                 pending[prev] = when(e)
                 late.add(prev)
+            if report_rule and e.state and e.state[0] == 'R':
+                queued.add(prev)
             woke.discard(prev)
             running.add(nxt)
+            queued.discard(nxt)
             if nxt in pending:
                 worst[nxt] = max(worst[nxt], when(e) - pending.pop(nxt))
                 late.discard(nxt)
         elif e.key in running:
             woke.add(e.key)
+        elif e.key in queued:
+            continue
         elif e.key in late or e.key not in pending:
             pending[e.key] = when(e)
             late.discard(e.key)
@@ -243,7 +252,9 @@ def main():
     by_kt = sorted(events, key=twin)
     for clock, when, order in ((perf_clock, own, events), (twin_clock, twin, by_kt)):
         clock['count'], clock['run'], clock['orphans'], clock['orphan'] = slices(order, when)
-        clock['wakeup'] = wakeup_max(order, when)
+        # perf's by timehist's rule (timehist is checked against it), the
+        # twins' by the report's.
+        clock['wakeup'] = wakeup_max(order, when, clock is twin_clock)
     new = {e.key for e in events if e.kind == 'new'}
     bad = checked = 0
     for t in doc['threads']:
