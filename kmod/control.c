@@ -183,6 +183,7 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 		for (i = 0; i < s->cfg.nr_sample_pids; i++)
 			seq_printf(m, "%s%d", i ? "," : "", s->cfg.sample_pids[i]);
 		seq_printf(m, "\nsample_comm=%s\n", s->cfg.sample_comm);
+		seq_printf(m, "sample_cgroup=%llu\n", s->cfg.sample_cgroup_id);
 		ktp_show_bits(m, "stacks", s->cfg.stacks, ktp_stack_kind_name);
 		if (s->cfg.events & ~ktp_events_unavailable() & KTP_EV_SCX) {
 			char hooks[128];

@@ -143,6 +143,7 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_SAMPLE_COMM] = { .type = NLA_NUL_STRING, .len = TASK_COMM_LEN - 1 },
 	[KTP_A_STOP_WITH_OWNER] = { .type = NLA_FLAG },
 	[KTP_A_STACKS] = NLA_POLICY_MASK(NLA_U32, KTP_STACKS_ALL),
+	[KTP_A_SAMPLE_CGROUP] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
@@ -316,6 +317,8 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	if (a[KTP_A_SAMPLE_COMM])
 		strscpy(cfg->sample_comm, nla_data(a[KTP_A_SAMPLE_COMM]),
 			sizeof(cfg->sample_comm));
+	if (a[KTP_A_SAMPLE_CGROUP])
+		cfg->sample_cgroup_id = nla_get_u64(a[KTP_A_SAMPLE_CGROUP]);
 	if (a[KTP_A_STACKS]) {
 		cfg->stacks = nla_get_u32(a[KTP_A_STACKS]);
 		if (cfg->stacks == KTP_STACKS_USER) {

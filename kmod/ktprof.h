@@ -48,10 +48,17 @@ struct ktp_config {
 	bool stack_check;	/* test knob: walk cached stacks too */
 	unsigned int files_delay_ms;	/* test knob: first FILE records late */
 	bool sample_irqs_on;	/* test knob: see ktp_overflow() */
-	/* Sample filter: keep samples of these tgids or this comm (any set). */
+	/*
+	 * Sample filter: keep samples of these tgids or this comm (any set),
+	 * and of those only the ones in the cgroup v2 subtree
+	 * @sample_cgroup_id names (0: any cgroup). The session holds that
+	 * cgroup as @sample_cgrp from its start to its stop.
+	 */
 	unsigned int nr_sample_pids;
 	pid_t sample_pids[KTP_MAX_SAMPLE_PIDS];
 	char sample_comm[TASK_COMM_LEN];
+	u64 sample_cgroup_id;
+	struct cgroup *sample_cgrp;
 	u32 stacks;		/* KTP_STACKS_*: at switches and wakings */
 };
 

@@ -18,6 +18,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitmap.h>
+#include <linux/cgroup.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/pid.h>
@@ -319,6 +320,39 @@ static int ktp_check_memory(const struct ktp_config *cfg, char *err,
 	return -ENOMEM;
 }
 
+/* Hold the cgroup that the sample filter names, if any. */
+static int ktp_filter_cgroup_get(struct ktp_config *cfg, char *err,
+				 size_t errlen)
+{
+	cfg->sample_cgrp = NULL;
+	if (!cfg->sample_cgroup_id)
+		return 0;
+#ifdef CONFIG_CGROUPS
+	{
+		struct cgroup *cgrp = cgroup_get_from_id(cfg->sample_cgroup_id);
+
+		/* NULL before 6.0, an error pointer since. */
+		if (!IS_ERR_OR_NULL(cgrp)) {
+			cfg->sample_cgrp = cgrp;
+			return 0;
+		}
+	}
+#endif
+	snprintf(err, errlen, "no cgroup v2 with id %llu",
+		 cfg->sample_cgroup_id);
+	return -ENOENT;
+}
+
+/* Once nothing reads the filter any more: no probe, no perf event. */
+static void ktp_filter_cgroup_put(struct ktp_config *cfg)
+{
+#ifdef CONFIG_CGROUPS
+	if (cfg->sample_cgrp)
+		cgroup_put(cfg->sample_cgrp);
+#endif
+	cfg->sample_cgrp = NULL;
+}
+
 /*
  * Start a session. @owner_portid: the netlink socket whose closing stops
  * it (0: none), set together with the start so no moment goes unowned.
@@ -354,9 +388,12 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 	atomic_set(&s->unbuffered, 0);
 	cpumask_and(&s->cfg.cpus, &s->cfg.cpus, cpu_possible_mask);
 	s->id = get_random_u64();
-	ret = ktp_alloc_bitmaps();
+	ret = ktp_filter_cgroup_get(&s->cfg, err, errlen);
 	if (ret)
 		goto out;
+	ret = ktp_alloc_bitmaps();
+	if (ret)
+		goto out_cgroup;
 	ret = ktp_relay_open();
 	if (ret)
 		goto out_bitmaps;
@@ -393,6 +430,8 @@ out_relay:
 	ktp_relay_close();
 out_bitmaps:
 	ktp_free_bitmaps();
+out_cgroup:
+	ktp_filter_cgroup_put(&s->cfg);
 out:
 	mutex_unlock(&ktp_lock);
 	return ret;
@@ -415,6 +454,7 @@ static void __ktp_session_stop(void)
 	ktp_probes_unregister();
 	s->events_on = 0;
 	ktp_sample_stop();
+	ktp_filter_cgroup_put(&s->cfg);
 	/* Pollers learn that the stream ended. */
 	ktp_relay_wake_readers();
 }

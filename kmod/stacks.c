@@ -23,6 +23,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cgroup.h>
 #include <linux/module.h>
 #include <linux/siphash.h>
 #include <linux/slab.h>
@@ -275,18 +276,38 @@ out:
 	return id;
 }
 
-/* Whether @p is one the session's sample filter keeps (-p, --comm). */
+/* Whether @p is in the filter's cgroup subtree; any context, NMI too. */
+static bool ktp_task_in_cgroup(const struct ktp_config *cfg,
+			       struct task_struct *p)
+{
+#ifdef CONFIG_CGROUPS
+	bool in;
+
+	if (!cfg->sample_cgrp)
+		return true;
+	/* The css_set may change meanwhile: RCU, which NMIs may take. */
+	rcu_read_lock();
+	in = task_under_cgroup_hierarchy(p, cfg->sample_cgrp);
+	rcu_read_unlock();
+	return in;
+#else
+	return true;
+#endif
+}
+
+/* Whether @p is one the session's sample filter keeps (-p, --comm, -G). */
 bool ktp_task_wanted(const struct ktp_config *cfg, struct task_struct *p)
 {
 	unsigned int i;
 
 	if (!cfg->nr_sample_pids && !cfg->sample_comm[0])
-		return true;
+		return ktp_task_in_cgroup(cfg, p);
 	for (i = 0; i < cfg->nr_sample_pids; i++)
 		if (cfg->sample_pids[i] == p->tgid)
-			return true;
+			return ktp_task_in_cgroup(cfg, p);
 	return cfg->sample_comm[0] &&
-	       !strncmp(p->comm, cfg->sample_comm, TASK_COMM_LEN);
+	       !strncmp(p->comm, cfg->sample_comm, TASK_COMM_LEN) &&
+	       ktp_task_in_cgroup(cfg, p);
 }
 
 /* The tables of a session that asked for stacks; process context. */

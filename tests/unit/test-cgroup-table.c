@@ -216,6 +216,61 @@ out:
 	CHECK_EQ(cgroup_table_read_dir(root, &text), -ENOENT);
 }
 
+/*
+ * -G's paths: from the root or under the mount point, slashes squeezed,
+ * the root itself; "." and "..", files and missing ones refused.
+ */
+UNIT_TEST(lookup_dir)
+{
+	char root[] = "/tmp/ktprof-cgroup-lookup.XXXXXX", path[4096], *canon = NULL;
+	uint64_t id = 0;
+	FILE *f;
+
+	if (!mkdtemp(root))
+		UNIT_SKIP("mkdtemp: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s/a", root);
+	CHECK_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/a/b", root);
+	CHECK_EQ(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/a/cpu.stat", root);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f)
+		fclose(f);
+
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a//b/", &id, &canon), 0);
+	CHECK_STR(canon, "/a/b");
+	snprintf(path, sizeof(path), "%s/a/b", root);
+	CHECK_EQ(id, ino_of(path));
+	free(canon);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "a", &id, &canon), 0);
+	CHECK_STR(canon, "/a");
+	free(canon);
+	snprintf(path, sizeof(path), "%s/a/b", root);
+	CHECK_EQ(cgroup_table_lookup_dir(root, path, &id, &canon), 0);
+	CHECK_STR(canon, "/a/b");
+	free(canon);
+	CHECK_EQ(cgroup_table_lookup_dir(root, root, &id, &canon), 0);
+	CHECK_STR(canon, "/");
+	CHECK_EQ(id, ino_of(root));
+	free(canon);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/", &id, &canon), 0);
+	CHECK_STR(canon, "/");
+	free(canon);
+
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a/../a", &id, &canon), -EINVAL);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a/.", &id, &canon), -EINVAL);
+	CHECK(canon == NULL);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a/.hidden", &id, &canon), -ENOENT);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a/cpu.stat", &id, &canon), -ENOTDIR);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/a/cpu.stat/x", &id, &canon), -ENOTDIR);
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/nope", &id, &canon), -ENOENT);
+	/* Nor a way out of the tree. */
+	CHECK_EQ(cgroup_table_lookup_dir(root, "/../../proc", &id, &canon), -EINVAL);
+	CHECK(canon == NULL);
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* This machine's hierarchy, if it has one: it parses, and has its root. */
 UNIT_TEST(read)
 {

@@ -66,6 +66,8 @@ int capture_meta_write(struct capture_writer *w,
 	cm.sample_pids = (uint32_t *)info->sample_pids;
 	cm.n_sample_pids = info->nr_sample_pids;
 	cm.sample_comm = (char *)info->sample_comm;
+	cm.has_sample_cgroup = !!info->sample_cgroup;
+	cm.sample_cgroup = info->sample_cgroup;
 	cm.sched_ext_start = sched_ext_msg(info->sched_ext_start, &scx[0]);
 	cm.sched_ext_stop = sched_ext_msg(info->sched_ext_stop, &scx[1]);
 	cm.schedstat_start = (char *)info->schedstat_start;

@@ -21,6 +21,7 @@ struct capture_meta_info {
 	const uint32_t *sample_pids;
 	unsigned int nr_sample_pids;
 	const char *sample_comm;
+	uint64_t sample_cgroup;		/* -G's cgroup2 id, 0: none */
 	const struct sched_ext *sched_ext_start, *sched_ext_stop;	/* or NULL */
 	const char *schedstat_start, *schedstat_stop;	/* /proc/schedstat, or NULL */
 	/* cgroup_table_read(), or NULL; left out when META would be too large */

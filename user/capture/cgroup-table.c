@@ -286,6 +286,89 @@ int cgroup_table_read(char **text)
 	return ret;
 }
 
+/* "/a//b/" as "/a/b", "" and "/" as "/"; @s rewritten in place. */
+static void canonical_path(char *s)
+{
+	char *out = s, *in = s;
+
+	*out++ = '/';
+	while (*in) {
+		while (*in == '/')
+			in++;
+		if (!*in)
+			break;
+		if (out[-1] != '/')
+			*out++ = '/';
+		while (*in && *in != '/')
+			*out++ = *in++;
+	}
+	*out = '\0';
+}
+
+/* Whether a component of canonical @s is "." or "..": no path of the table. */
+static int has_dot_component(const char *s)
+{
+	for (; *s; s++)
+		if (s[0] == '/' && s[1] == '.' &&
+		    (!s[2] || s[2] == '/' || (s[2] == '.' && (!s[3] || s[3] == '/'))))
+			return 1;
+	return 0;
+}
+
+int cgroup_table_lookup_dir(const char *mnt, const char *path, uint64_t *id, char **canon)
+{
+	size_t mlen = strlen(mnt);
+	struct stat root, st;
+	char *rel, *full = NULL;
+	int ret = 0;
+
+	*canon = NULL;
+	/* Under the mount point, the rest; else a path from the root. */
+	if (mlen && !strncmp(path, mnt, mlen) && (path[mlen] == '/' || !path[mlen]))
+		path += mlen;
+	if (asprintf(&rel, "/%s", path) < 0)
+		return -ENOMEM;
+	canonical_path(rel);
+	if (has_dot_component(rel)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (asprintf(&full, "%s%s", mnt, rel) < 0) {
+		full = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (stat(mnt, &root) || stat(full, &st)) {
+		ret = errno == ENOTDIR ? -ENOTDIR : -ENOENT;
+		goto out;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_dev != root.st_dev) {
+		ret = -ENOTDIR;
+		goto out;
+	}
+	*id = st.st_ino;
+	*canon = rel;
+	rel = NULL;
+out:
+	free(full);
+	free(rel);
+	return ret;
+}
+
+int cgroup_table_lookup(const char *path, uint64_t *id, char **canon)
+{
+	char *mnt;
+	int ret;
+
+	*canon = NULL;
+	ret = find_mount(&mnt);
+	if (ret)
+		return ret;
+	ret = cgroup_table_lookup_dir(mnt, path, id, canon);
+	free(mnt);
+	return ret;
+}
+
 /* --- The table --- */
 
 void cgroup_table_free(struct cgroup_table *t)

@@ -54,6 +54,19 @@ int cgroup_table_read(char **text);
 int cgroup_table_read_dir(const char *dir, char **text);
 
 /*
+ * The cgroup that @path names on this machine into *@id: a path from the
+ * cgroup2 root ("/a/b" or "a/b") or one under its mount point
+ * ("/sys/fs/cgroup/a/b"); its path from the root, "/" for the root, into
+ * *@canon (malloc'ed). 0, -ENOENT (no cgroup2, or no such cgroup),
+ * -ENOTDIR (not a cgroup: a control file, another file system), -EINVAL
+ * (a "." or ".." component), -ENOMEM.
+ */
+int cgroup_table_lookup(const char *path, uint64_t *id, char **canon);
+
+/* The same, with the cgroup2 root mounted at @mnt (tests: a tree of their own). */
+int cgroup_table_lookup_dir(const char *mnt, const char *path, uint64_t *id, char **canon);
+
+/*
  * Parse @text into @t; a later line with an id already seen is ignored.
  * 0, -EINVAL (a line that is not "ID PATH") or -ENOMEM; on failure @t is
  * left empty. cgroup_table_free() after success.

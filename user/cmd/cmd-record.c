@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture/cgroup-table.h"
 #include "cmd/cmd.h"
 #include "decode/meta.h"
 #include "record/control-client.h"
@@ -40,6 +41,9 @@ struct record_opts {
 	uint32_t pids[KTP_MAX_SAMPLE_PIDS];
 	unsigned int nr_pids;
 	const char *comm;
+	const char *cgroup;		/* -G as given */
+	char *cgroup_path;		/* its path from the cgroup2 root */
+	uint64_t cgroup_id;
 	uint64_t buffer_size, subbuf_size;
 	int overwrite;
 	int reader_cpu;
@@ -71,6 +75,10 @@ static const struct opt record_opts_table[] = {
 	{ "pid", 'p', "PID", "keep samples of this process only (repeatable)" },
 	{ "comm", OPT_COMM, "NAME", "keep samples of tasks named NAME\n"
 		"(scheduler events are always kept whole)" },
+	{ "cgroup", 'G', "PATH", "keep samples of tasks in this cgroup v2 and\n"
+		"below it only (with -p or --comm: of those, the\n"
+		"ones in it); PATH from the cgroup2 root, or under\n"
+		"its mount point" },
 	{ "buffer-size", 'b', "SIZE", "relay buffer per CPU (default 2M)" },
 	{ "subbuf-size", OPT_SUBBUF, "SIZE", "relay sub-buffer size (default 256K)" },
 	{ "overwrite", OPT_OVERWRITE, NULL, "flight recorder: keep the newest when full" },
@@ -232,6 +240,9 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		}
 		o->comm = arg;
 		return 0;
+	case 'G':
+		o->cgroup = arg;
+		return 0;
 	case 'b':
 		if (units_parse_size(arg, &o->buffer_size))
 			return bad_arg("-b %s: want a size such as 256K or 4M", arg);
@@ -267,6 +278,20 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 	return cmd_usage(&record_cmd, key);
 }
 
+/* -G's cgroup by its id, as the module takes it; 0, or -1 after saying why. */
+static int resolve_cgroup(struct record_opts *o)
+{
+	int ret = cgroup_table_lookup(o->cgroup, &o->cgroup_id, &o->cgroup_path);
+
+	if (!ret)
+		return 0;
+	fprintf(stderr, "ktprof record: -G %s: %s\n", o->cgroup,
+		ret == -ENOTDIR ? "not a cgroup v2 directory" :
+		ret == -EINVAL ? "want a path without . or .. components" :
+		ret == -ENOENT ? "no such cgroup v2 (is cgroup2 mounted?)" : strerror(-ret));
+	return -1;
+}
+
 /* 0; -1 after --help; 2 (usage) after saying why. */
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
@@ -280,6 +305,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	}
 	if (optind < argc)
 		o->cmd = argv + optind;
+	if (o->cgroup && resolve_cgroup(o))
+		return 2;
 	if (o->subbuf_size < 4096 || o->buffer_size < 2 * o->subbuf_size) {
 		fprintf(stderr, "ktprof record: the buffer (%" PRIu64 ") must hold at least 2 sub-buffers of at least 4K (%" PRIu64 ")\n",
 			o->buffer_size, o->subbuf_size);
@@ -389,6 +416,8 @@ static unsigned int effective_options(const struct record_opts *o, char **v)
 			n++;
 	if (o->comm && asprintf(&v[n], "comm=%s", o->comm) > 0)
 		n++;
+	if (o->cgroup_path && asprintf(&v[n], "cgroup=%s", o->cgroup_path) > 0)
+		n++;
 	if (asprintf(&v[n], "buffer_size=%" PRIu64, o->buffer_size) > 0)
 		n++;
 	if (asprintf(&v[n], "subbuf_size=%" PRIu64, o->subbuf_size) > 0)
@@ -493,6 +522,7 @@ static struct session_config session_of(const struct record_opts *o)
 		.sample_pids = o->pids,
 		.nr_sample_pids = o->nr_pids,
 		.sample_comm = o->comm,
+		.sample_cgroup = o->cgroup_id,
 		.stacks = o->stacks,
 		.stop_with_owner = true,
 	};
@@ -595,6 +625,7 @@ out:
 	return status;
 }
 
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_opts o = {
@@ -609,8 +640,10 @@ int cmd_record(int argc, char **argv)
 	int ret, loaded = 0, status = 1;
 
 	ret = parse_args(argc, argv, &o);
-	if (ret)
+	if (ret) {
+		free(o.cgroup_path);
 		return ret < 0 ? 0 : ret;
+	}
 	if (when_parse(o.prepare, launch, &prepare_at) ||
 	    when_parse(o.activate, launch, &activate_at)) {
 		fprintf(stderr, "ktprof record: --prepare/--activate: want @now, @HH:MM[:SS], +DUR or /DUR\n");
@@ -630,5 +663,6 @@ int cmd_record(int argc, char **argv)
 	if (loaded && syscall(SYS_delete_module, "ktprof", O_NONBLOCK))
 		fprintf(stderr, "ktprof record: cannot remove the module: %s\n",
 			strerror(errno));
+	free(o.cgroup_path);
 	return status;
 }

@@ -220,6 +220,8 @@ int control_client_start(struct control_client *c, const struct session_config *
 		     cfg->sample_pids)) ||
 	    (cfg->sample_comm &&
 	     nla_put_string(msg, KTP_A_SAMPLE_COMM, cfg->sample_comm)) ||
+	    (cfg->sample_cgroup &&
+	     nla_put_u64(msg, KTP_A_SAMPLE_CGROUP, cfg->sample_cgroup)) ||
 	    (cfg->stacks && nla_put_u32(msg, KTP_A_STACKS, cfg->stacks)) ||
 	    (cfg->stop_with_owner && nla_put_flag(msg, KTP_A_STOP_WITH_OWNER))) {
 		nlmsg_free(msg);

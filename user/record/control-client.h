@@ -28,6 +28,7 @@ struct session_config {
 	const char *counters;	/* per-switch counters, "cpu-clock,..." */
 	const uint32_t *sample_pids;	/* keep samples of these processes */
 	unsigned int nr_sample_pids;
+	uint64_t sample_cgroup;		/* keep samples in this cgroup v2 subtree, 0: any */
 	const char *sample_comm;	/* or of tasks with this comm */
 	uint32_t stacks;	/* KTP_STACKS_*: at switches and wakings */
 	bool stop_with_owner;	/* the module stops when this socket closes */

@@ -243,6 +243,7 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.sample_pids = r->cfg.session.sample_pids,
 		.nr_sample_pids = r->cfg.session.nr_sample_pids,
 		.sample_comm = r->cfg.session.sample_comm,
+		.sample_cgroup = r->cfg.session.sample_cgroup,
 	};
 
 	return capture_meta_write(r->w, &info);

@@ -618,6 +618,7 @@ enum ktp_genl_attr {
 	KTP_A_STOP_WITH_OWNER,	/* flag: stop when the starting socket closes */
 	KTP_A_STACKS,		/* u32: KTP_STACKS_* (minor 2) */
 	KTP_A_SCX_HOOKS,	/* string: sched_ext hooks attached (minor 3, reply) */
+	KTP_A_SAMPLE_CGROUP,	/* u64: keep samples of tasks in this cgroup v2 subtree (minor 5) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
