@@ -8,7 +8,7 @@ capture script (tests/report/*.scn), written by hand next to its events:
 
 PATH is dotted keys; 'list[key=value]' picks the element whose key equals
 value ('&' joins conditions, '~' stands for a space), 'list[N]' the Nth;
-a trailing '#' takes the length of a list.
+a trailing '#' takes the length of a list; VALUE 'absent' wants no such key.
 Integers and strings must be equal; numbers with a point within 0.0005;
 true/false are booleans.
 
@@ -70,7 +70,13 @@ def main():
         try:
             got = walk(doc, key)
         except (KeyError, IndexError, TypeError) as e:
+            if want == 'absent':
+                continue
             print('%s:%d: %s: %s' % (script, no, key, e))
+            bad += 1
+            continue
+        if want == 'absent':
+            print('%s:%d: %s is %r, want it absent' % (script, no, key, got))
             bad += 1
             continue
         if not same(got, want):

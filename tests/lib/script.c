@@ -631,6 +631,24 @@ static int header_line(struct script *s, const struct line *l)
 			return bad(s, l, "cgroup_path: the table is full");
 		return 0;
 	}
+	if (!strcmp(l->word[0], "cgroup_cpu")) {
+		int at_stop = !strcmp(l->word[l->n - 1], "stop");
+		char *t = s->cgroup_cpu[at_stop];
+		size_t len = strlen(t);
+		unsigned int i;
+
+		if (l->n < 3 || (at_stop ? 0 : strcmp(l->word[l->n - 1], "start")))
+			return bad(s, l, "cgroup_cpu ID KEY=N... start|stop");
+		for (i = 1; i < l->n - 1; i++) {
+			int n = snprintf(t + len, sizeof(s->cgroup_cpu[0]) - len, "%s%s",
+					 l->word[i], i + 2 < l->n ? " " : "\n");
+
+			if (n < 0 || (size_t)n >= sizeof(s->cgroup_cpu[0]) - len)
+				return bad(s, l, "cgroup_cpu: the table is full");
+			len += n;
+		}
+		return 0;
+	}
 	if (!strcmp(l->word[0], "topology")) {
 		struct script_topo *t = &s->topo[s->nr_topo];
 

@@ -8,6 +8,7 @@
  *   cpus N                         CPUs (first, once)
  *   stop T                         the session stopped at T (default: none)
  *   cgroup_path ID PATH [stop]       a line of the cgroup id -> path table
+ *   cgroup_cpu ID KEY=N... [start|stop]  a line of the cgroups' cpu.stat
  *                                  of the start (or the stop)
  *   topology CPU PKG CORE LLC NODE [khz=N] [idle=NAME:US,NAME:US...]
  *                                  the recorded topology of one CPU (with
@@ -73,6 +74,8 @@ struct script {
 	char online[64];	/* CPUs online at the start; "": all */
 	/* "cgroup_path ID PATH [stop]": the id -> path tables, at start and stop */
 	char cgroups[2][4096];
+	/* "cgroup_cpu ID KEY=N... start|stop": cpu.stat lines, at start and stop */
+	char cgroup_cpu[2][4096];
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

@@ -274,6 +274,8 @@ int main(int argc, char **argv)
 		info.stop_ns = script.stop;
 		info.cgroups_start = script.cgroups[0][0] ? script.cgroups[0] : NULL;
 		info.cgroups_stop = script.cgroups[1][0] ? script.cgroups[1] : NULL;
+		info.cgroup_cpu_start = script.cgroup_cpu[0][0] ? script.cgroup_cpu[0] : NULL;
+		info.cgroup_cpu_stop = script.cgroup_cpu[1][0] ? script.cgroup_cpu[1] : NULL;
 	} else if (!n) {
 		goto usage;
 	}

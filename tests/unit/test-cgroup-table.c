@@ -179,7 +179,7 @@ UNIT_TEST(read_dir)
 		CHECK_EQ(mkdir(path, 0755), 0);
 	}
 
-	CHECK_EQ(cgroup_table_read_dir(root, &text), 0);
+	CHECK_EQ(cgroup_table_read_dir(root, &text, NULL), 0);
 	CHECK(text != NULL);
 	if (!text)
 		goto out;
@@ -213,7 +213,7 @@ UNIT_TEST(read_dir)
 out:
 	free(text);
 	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	CHECK_EQ(cgroup_table_read_dir(root, &text), -ENOENT);
+	CHECK_EQ(cgroup_table_read_dir(root, &text, NULL), -ENOENT);
 }
 
 /*
@@ -276,7 +276,7 @@ UNIT_TEST(read)
 {
 	struct cgroup_table t;
 	char *text = NULL;
-	int ret = cgroup_table_read(&text);
+	int ret = cgroup_table_read(&text, NULL);
 
 	if (ret == -ENOENT)
 		UNIT_SKIP("no cgroup2 mounted");

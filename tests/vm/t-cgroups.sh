@@ -12,6 +12,15 @@
 #     goes to the cgroup it ran in);
 #   - each cgroup's own runtime is at least that of its spinners that
 #     stayed, and /ktp-b's no more than its own spinner's plus the moved one's.
+# Then -G, the module's sample filter, on the same spinners (the fifth moved
+# back to /ktp-b first, and to /ktp-a again during the capture):
+#   - with -G /ktp-a every sample is of a task in /ktp-a or below at that
+#     moment: the spinners of /ktp-a and /ktp-a/inner have samples, the
+#     one in /ktp-b none, the moved one none before its attach record and
+#     some after it (samples are of tasks, not of the recorder's shell);
+#   - with -G /ktp-a -p A -p B (A in /ktp-a, B in /ktp-b) only A's;
+#   - info shows the option, and -G of a file or a missing cgroup is
+#     refused before any session starts.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
 spin='while :; do :; done'
@@ -43,6 +52,19 @@ guest() {
 	"$KTPROF" record -q -S none --load "$KTPROF_KO" -o "$out/cg.ktp" -- \
 		sh -c "sleep $(scaled 2 1); echo $moved >$cg/ktp-a/cgroup.procs; sleep $(scaled 2 1)" \
 		2>"$out/record.err" || fail "record failed: $(cat "$out/record.err")"
+	echo "$moved" >"$cg/ktp-b/cgroup.procs"
+	"$KTPROF" record -q -S cpu-clock@499hz -G /ktp-a --load "$KTPROF_KO" -o "$out/g.ktp" -- \
+		sh -c "sleep $(scaled 2 1); echo $moved >$cg/ktp-a/cgroup.procs; sleep $(scaled 2 1)" \
+		2>"$out/record.err" || fail "record -G failed: $(cat "$out/record.err")"
+	"$KTPROF" record -q -S cpu-clock@499hz -G "$cg/ktp-a" -d "$(scaled 2s 1s)" \
+		-p "$(sed -n 1p "$out/pids" | cut -d' ' -f2)" -p "$(sed -n 4p "$out/pids" | cut -d' ' -f2)" \
+		--load "$KTPROF_KO" -o "$out/gp.ktp" 2>"$out/record.err" ||
+		fail "record -G -p failed: $(cat "$out/record.err")"
+	! "$KTPROF" record -q -G /ktp-a/cgroup.procs -d 1s --load "$KTPROF_KO" -o "$out/x.ktp" \
+		2>"$out/g-file.err" || fail "-G of a control file was taken"
+	! "$KTPROF" record -q -G /ktp-none -d 1s --load "$KTPROF_KO" -o "$out/x.ktp" \
+		2>"$out/g-none.err" || fail "-G of a missing cgroup was taken"
+	[ ! -e "$out/x.ktp" ] || fail "a refused -G wrote a capture"
 	for p in $(cut -d' ' -f2 "$out/pids"); do kill "$p"; done
 	wait 2>/dev/null
 	rmdir "$cg/ktp-a/inner" "$cg/ktp-a" "$cg/ktp-b" 2>/dev/null
@@ -107,6 +129,59 @@ if own_sum != thread_sum:
 sys.exit(0 if ok else 1)
 PY
 		fail "cgroup check failed"
+	grep -q "not a cgroup v2 directory" "$out/g-file.err" ||
+		fail "-G of a file: $(cat "$out/g-file.err")"
+	grep -q "no such cgroup v2" "$out/g-none.err" ||
+		fail "-G of a missing cgroup: $(cat "$out/g-none.err")"
+	"$KTPROF" info "$out/g.ktp" | grep -q "option *cgroup=/ktp-a$" || fail "info: no cgroup=/ktp-a option"
+	"$KTPROF" info "$out/gp.ktp" | grep -q "option *cgroup=/ktp-a$" || fail "info: no cgroup=/ktp-a option (-G by mount path)"
+	"$KTPROF" dump --json "$out/g.ktp" >"$out/g.json" || fail "dump g failed"
+	"$KTPROF" dump --json "$out/gp.ktp" >"$out/gp.json" || fail "dump gp failed"
+	/usr/bin/python3 - "$out/pids" "$out/g.json" "$out/gp.json" <<'PY' || fail "-G check failed"
+import json, sys
+pids = [l.split() for l in open(sys.argv[1])]
+def load(path):
+    return [json.loads(l) for l in open(path)]
+g, gp = load(sys.argv[2]), load(sys.argv[3])
+ok = True
+def bad(msg):
+    global ok
+    print(msg)
+    ok = False
+moved = int([p for k, p in pids if k == "moved"][0])
+attach = [e["ts"] for e in g if e["type"] == "cgroup" and e.get("attach") and e["pid"] == moved]
+if len(attach) != 1:
+    bad("-G: %d attach records of the moved spinner, want 1" % len(attach))
+t_attach = attach[0] if attach else 0
+samples = [e for e in g if e["type"] == "sample"]
+by_pid = {}
+for s in samples:
+    by_pid.setdefault(s["pid"], []).append(s["ts"])
+spinners = {int(p): k for k, p in pids}
+for pid, kind in sorted(spinners.items()):
+    n = len(by_pid.get(pid, []))
+    print("-G /ktp-a: %-12s %5d: %d samples" % (kind, pid, n))
+    if kind in ("ktp-a", "ktp-a/inner") and not n:
+        bad("-G /ktp-a: no samples of %s's spinner %d" % (kind, pid))
+    if kind == "ktp-b" and n:
+        bad("-G /ktp-a: %d samples of /ktp-b's spinner" % n)
+early = [t for t in by_pid.get(moved, []) if t < t_attach]
+if early or not by_pid.get(moved):
+    bad("-G /ktp-a: moved spinner: %d samples before its attach, %d in all"
+        % (len(early), len(by_pid.get(moved, []))))
+others = sorted(p for p in by_pid if p not in spinners)
+if others:
+    bad("-G /ktp-a: samples of tasks outside it: %s" % others[:10])
+a_pid = int(pids[0][1])
+kept = {}
+for e in gp:
+    if e["type"] == "sample":
+        kept[e["pid"]] = kept.get(e["pid"], 0) + 1
+print("-G /ktp-a -p A -p B: samples by pid %s" % kept)
+if list(kept) != [a_pid]:
+    bad("-G with -p: samples of %s, want only %d's" % (sorted(kept), a_pid))
+sys.exit(0 if ok else 1)
+PY
 	echo ok
 }
 

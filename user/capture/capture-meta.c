@@ -74,12 +74,19 @@ int capture_meta_write(struct capture_writer *w,
 	cm.schedstat_stop = (char *)info->schedstat_stop;
 	cm.cgroups_start = (char *)info->cgroups_start;
 	cm.cgroups_stop = (char *)info->cgroups_stop;
+	cm.cgroup_cpu_start = (char *)info->cgroup_cpu_start;
+	cm.cgroup_cpu_stop = (char *)info->cgroup_cpu_stop;
 #undef SET
 	/*
 	 * META is bounded (ktpc_section_max()); of what it holds, only the
 	 * cgroup tables grow with the machine (up to CGROUP_TABLE_TEXT_MAX):
-	 * rather than no capture, one without them, the stop's left out first.
+	 * rather than no capture, one without them, cpu.stat's first, then
+	 * the stop's table.
 	 */
+	if (protobuf_c_message_get_packed_size(&cm.base) > ktpc_section_max(KTPC_META)) {
+		cm.cgroup_cpu_start = NULL;
+		cm.cgroup_cpu_stop = NULL;
+	}
 	if (protobuf_c_message_get_packed_size(&cm.base) > ktpc_section_max(KTPC_META))
 		cm.cgroups_stop = NULL;
 	if (protobuf_c_message_get_packed_size(&cm.base) > ktpc_section_max(KTPC_META))

@@ -26,6 +26,8 @@ struct capture_meta_info {
 	const char *schedstat_start, *schedstat_stop;	/* /proc/schedstat, or NULL */
 	/* cgroup_table_read(), or NULL; left out when META would be too large */
 	const char *cgroups_start, *cgroups_stop;
+	/* each cgroup's cpu.stat (capture/cgroup-cpu.h), or NULL; left out first */
+	const char *cgroup_cpu_start, *cgroup_cpu_stop;
 };
 
 int capture_meta_write(struct capture_writer *w,

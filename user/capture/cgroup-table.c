@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture/cgroup-cpu.h"
 #include "capture/cgroup-table.h"
 
 /* --- Reading the hierarchy --- */
@@ -95,7 +96,38 @@ struct walk {
 	uint32_t nr;
 	dev_t dev;
 	int full;		/* a bound was reached: nothing more is added */
+	int want_cpu;		/* each cgroup's cpu.stat too, into @cpu */
+	char *cpu;
+	size_t cpu_len, cpu_cap;
 };
+
+/* Cgroup @id's cpu.stat line (capture/cgroup-cpu.h), if it has one. 0 or -ENOMEM. */
+static int add_cpu(struct walk *w, int dirfd, uint64_t id)
+{
+	char line[CGROUP_CPU_LINE_MAX];
+	size_t n;
+
+	if (!w->want_cpu)
+		return 0;
+	n = cgroup_cpu_format(dirfd, id, line);
+	if (!n || w->cpu_len + n + 1 > CGROUP_TABLE_TEXT_MAX)
+		return 0;
+	if (w->cpu_len + n + 1 > w->cpu_cap) {
+		size_t ncap = w->cpu_cap ? 2 * w->cpu_cap : 16384;
+		char *nt;
+
+		while (ncap < w->cpu_len + n + 1)
+			ncap *= 2;
+		nt = realloc(w->cpu, ncap);
+		if (!nt)
+			return -ENOMEM;
+		w->cpu = nt;
+		w->cpu_cap = ncap;
+	}
+	memcpy(w->cpu + w->cpu_len, line, n + 1);
+	w->cpu_len += n;
+	return 0;
+}
 
 /* A path byte as the table writes it: '\n', '\\', unprintable ones escaped. */
 static size_t escaped_len(unsigned char c)
@@ -219,6 +251,8 @@ static int walk_tree(struct walk *w, int root_fd)
 		memcpy(path + plen + 1, de->d_name, nlen);
 		plen += 1 + nlen;
 		ret = add_line(w, st.st_ino, path, plen);
+		if (!ret && !w->full)
+			ret = add_cpu(w, fd, st.st_ino);
 		if (ret || w->full || depth + 1 >= (int)CGROUP_TABLE_MAX_DEPTH) {
 			close(fd);
 			continue;
@@ -237,13 +271,15 @@ static int walk_tree(struct walk *w, int root_fd)
 	return ret;
 }
 
-int cgroup_table_read_dir(const char *dir, char **text)
+int cgroup_table_read_dir(const char *dir, char **text, char **cpu)
 {
-	struct walk w = { .cap = 65536 };
+	struct walk w = { .cap = 65536, .want_cpu = !!cpu };
 	struct stat st;
 	int fd, ret;
 
 	*text = NULL;
+	if (cpu)
+		*cpu = NULL;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -261,27 +297,34 @@ int cgroup_table_read_dir(const char *dir, char **text)
 	w.text[0] = '\0';
 	ret = add_line(&w, st.st_ino, "", 0);
 	if (!ret)
+		ret = add_cpu(&w, fd, st.st_ino);
+	if (!ret)
 		ret = walk_tree(&w, fd);	/* closes fd */
 	else
 		close(fd);
 	if (ret) {
 		free(w.text);
+		free(w.cpu);
 		return ret;
 	}
 	*text = w.text;
+	if (cpu)
+		*cpu = w.cpu;
 	return 0;
 }
 
-int cgroup_table_read(char **text)
+int cgroup_table_read(char **text, char **cpu)
 {
 	char *mnt;
 	int ret;
 
 	*text = NULL;
+	if (cpu)
+		*cpu = NULL;
 	ret = find_mount(&mnt);
 	if (ret)
 		return ret;
-	ret = cgroup_table_read_dir(mnt, text);
+	ret = cgroup_table_read_dir(mnt, text, cpu);
 	free(mnt);
 	return ret;
 }

@@ -40,18 +40,19 @@ struct cgroup_table {
 
 /*
  * Walk this machine's cgroup2 hierarchy (its mount found in
- * /proc/self/mountinfo) into *@text, malloc'ed and NUL-terminated.
- * 0, or -ENOENT when no cgroup2 is mounted, -ENOMEM, or -errno when the
- * root cannot be read.
+ * /proc/self/mountinfo) into *@text, malloc'ed and NUL-terminated, and,
+ * unless @cpu is NULL, each cgroup's cpu.stat into *@cpu (the lines of
+ * capture/cgroup-cpu.h; NULL when no cgroup has one). 0, or -ENOENT when
+ * no cgroup2 is mounted, -ENOMEM, or -errno when the root cannot be read.
  */
-int cgroup_table_read(char **text);
+int cgroup_table_read(char **text, char **cpu);
 
 /*
  * The same walk from @dir, as if it were the cgroup2 root (what
  * cgroup_table_read() does once it found the mount; tests walk a tree of
  * their own). 0, -ENOMEM or -errno (@dir cannot be read).
  */
-int cgroup_table_read_dir(const char *dir, char **text);
+int cgroup_table_read_dir(const char *dir, char **text, char **cpu);
 
 /*
  * The cgroup that @path names on this machine into *@id: a path from the

@@ -31,6 +31,7 @@ struct input {
 	struct sched_ext scx[2];	/* at start, at stop */
 	char *schedstat[2];		/* /proc/schedstat's text, or NULL */
 	char *cgroups[2];		/* the cgroup2 id -> path table, or NULL */
+	char *cgroup_cpu[2];		/* each cgroup's cpu.stat, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -122,6 +123,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	in->schedstat[1] = cm->schedstat_stop ? strdup(cm->schedstat_stop) : NULL;
 	in->cgroups[0] = cm->cgroups_start ? strdup(cm->cgroups_start) : NULL;
 	in->cgroups[1] = cm->cgroups_stop ? strdup(cm->cgroups_stop) : NULL;
+	in->cgroup_cpu[0] = cm->cgroup_cpu_start ? strdup(cm->cgroup_cpu_start) : NULL;
+	in->cgroup_cpu[1] = cm->cgroup_cpu_stop ? strdup(cm->cgroup_cpu_stop) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -232,6 +235,8 @@ void input_close(struct input *in)
 	free(in->schedstat[1]);
 	free(in->cgroups[0]);
 	free(in->cgroups[1]);
+	free(in->cgroup_cpu[0]);
+	free(in->cgroup_cpu[1]);
 	free(in->path);
 	free(in);
 }
@@ -259,6 +264,11 @@ const char *input_schedstat(const struct input *in, int at_stop)
 const char *input_cgroups(const struct input *in, int at_stop)
 {
 	return in->cgroups[!!at_stop];
+}
+
+const char *input_cgroup_cpu(const struct input *in, int at_stop)
+{
+	return in->cgroup_cpu[!!at_stop];
 }
 
 int input_topology(struct input *in, struct topology_cpu **out)

@@ -35,6 +35,8 @@ const char *input_schedstat(const struct input *in, int at_stop);
  * session's start or stop; NULL if none.
  */
 const char *input_cgroups(const struct input *in, int at_stop);
+/* Each cgroup's cpu.stat at start or stop (capture/cgroup-cpu.h), or NULL. */
+const char *input_cgroup_cpu(const struct input *in, int at_stop);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

@@ -51,6 +51,7 @@ struct recorder {
 	struct sched_ext scx_start, scx_stop;
 	char *schedstat[2];		/* /proc/schedstat at start and stop, or NULL */
 	char *cgroups[2];		/* cgroup2 id -> path at start and stop, or NULL */
+	char *cgroup_cpu[2];		/* their cpu.stat at start and stop, or NULL */
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -236,6 +237,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.schedstat_stop = stop_ns ? r->schedstat[1] : NULL,
 		.cgroups_start = r->cgroups[0],
 		.cgroups_stop = stop_ns ? r->cgroups[1] : NULL,
+		.cgroup_cpu_start = r->cgroup_cpu[0],
+		.cgroup_cpu_stop = stop_ns ? r->cgroup_cpu[1] : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,
 		.nr_options = r->cfg.nr_options,
@@ -295,7 +298,7 @@ int recorder_start(struct recorder *r)
 	 * that lived through either. Without cgroup2 the capture has none.
 	 */
 	if (r->cfg.cgroups)
-		cgroup_table_read(&r->cgroups[0]);
+		cgroup_table_read(&r->cgroups[0], &r->cgroup_cpu[0]);
 	if (r->cfg.require_scx && !r->scx_start.present)
 		return error_set(&r->err, -EOPNOTSUPP,
 				 "-e scx: this kernel has no sched_ext (%s absent; "
@@ -360,7 +363,7 @@ int recorder_stop(struct recorder *r)
 	if (r->cfg.schedstat_path)
 		schedstat_read(r->cfg.schedstat_path, &r->schedstat[1]);
 	if (r->cfg.cgroups)
-		cgroup_table_read(&r->cgroups[1]);
+		cgroup_table_read(&r->cgroups[1], &r->cgroup_cpu[1]);
 	ret = join_readers(r);
 	if (ret)
 		return ret;
@@ -453,5 +456,7 @@ void recorder_free(struct recorder *r)
 	free(r->schedstat[1]);
 	free(r->cgroups[0]);
 	free(r->cgroups[1]);
+	free(r->cgroup_cpu[0]);
+	free(r->cgroup_cpu[1]);
 	free(r);
 }

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/cgroup-cpu.h"
 #include "report/analyze-cgroups.h"
+#include "report/diff.h"
 #include "report/render.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -218,6 +220,54 @@ static int rank(struct analyze_cgroups *a, uint32_t *order, int by_depth)
  * was last in; subtrees summed from the deepest up, each into its nearest
  * recorded ancestor.
  */
+/* The cpu.stat table at one end of the session; empty when it has none. */
+static void cpu_table(const struct report *r, int at_stop, struct cgroup_cpu_table *t)
+{
+	const char *text = input_cgroup_cpu(r->model->in, at_stop);
+
+	if (!text || cgroup_cpu_parse(text, t))
+		memset(t, 0, sizeof(*t));
+}
+
+/*
+ * Each cgroup's cpu.stat, stop minus start: a figure read at both ends.
+ * Counters only grow while a cgroup lives, and an id is never reused, so a
+ * figure that went down is no delta: left out.
+ */
+static void kernel_figures(struct analyze_cgroups *a, const struct report *r)
+{
+	struct cgroup_cpu_table t[2];
+	uint32_t k;
+
+	cpu_table(r, 0, &t[0]);
+	cpu_table(r, 1, &t[1]);
+	for (k = 0; k < a->n; k++) {
+		struct cgroup_kernel *kf = &a->v[k].kernel;
+		const struct cgroup_cpu *s = cgroup_cpu_find(&t[0], a->v[k].id);
+		const struct cgroup_cpu *e = cgroup_cpu_find(&t[1], a->v[k].id);
+
+		if (!a->v[k].id || !s || !e)
+			continue;
+		kf->has = s->has & e->has;
+		if ((kf->has & CGROUP_CPU_USAGE) && e->usage_us < s->usage_us)
+			kf->has &= ~CGROUP_CPU_USAGE;
+		if ((kf->has & CGROUP_CPU_BANDWIDTH) &&
+		    (e->nr_periods < s->nr_periods || e->nr_throttled < s->nr_throttled ||
+		     e->throttled_us < s->throttled_us))
+			kf->has &= ~CGROUP_CPU_BANDWIDTH;
+		if (kf->has & CGROUP_CPU_USAGE)
+			kf->usage_ns = (e->usage_us - s->usage_us) * 1000;
+		if (kf->has & CGROUP_CPU_BANDWIDTH) {
+			kf->periods = e->nr_periods - s->nr_periods;
+			kf->throttled = e->nr_throttled - s->nr_throttled;
+			kf->throttled_ns = (e->throttled_us - s->throttled_us) * 1000;
+		}
+		a->kernel |= kf->has != 0;
+	}
+	cgroup_cpu_free(&t[0]);
+	cgroup_cpu_free(&t[1]);
+}
+
 static int cgroups_derive(void *state, struct report *r)
 {
 	struct analyze_cgroups *a = state;
@@ -267,6 +317,7 @@ static int cgroups_derive(void *state, struct report *r)
 		}
 	}
 	a->order = order;
+	kernel_figures(a, r);
 	return rank(a, a->order, 0);
 }
 
@@ -285,6 +336,45 @@ static const char *name_of(const struct cgroup_result *c, char *buf, size_t len)
 static const char *p99(const struct hist *h, char *buf, size_t len)
 {
 	return h->count ? render_ns(hist_percentile(h, 99), buf, len) : "-";
+}
+
+static const char *kernel_ns(const struct cgroup_result *c, unsigned int has, uint64_t ns,
+			     char *buf, size_t len)
+{
+	return c->kernel.has & has ? render_ns(ns, buf, len) : "-";
+}
+
+static const char *kernel_count(const struct cgroup_result *c, uint64_t n, char *buf, size_t len)
+{
+	if (!(c->kernel.has & CGROUP_CPU_BANDWIDTH))
+		return "-";
+	snprintf(buf, len, "%" PRIu64, n);
+	return buf;
+}
+
+/* The kernel's cpu.stat beside the capture's figures, for the cgroups shown. */
+static void kernel_text(FILE *out, const struct analyze_cgroups *a, const struct report_view *v)
+{
+	char name[32], b[5][24];
+	uint32_t k;
+
+	fprintf(out, "\n  the kernel's cpu.stat, stop minus start of the session (usage: the subtree's "
+		"CPU time;\n  throttled: CFS bandwidth periods that ran out of quota)\n");
+	fprintf(out, "  %-36s %10s %10s %8s %9s %10s\n", "cgroup", "usage", "tree", "periods",
+		"throttled", "thr. time");
+	for (k = 0; k < a->n && k < render_rows(v); k++) {
+		const struct cgroup_result *c = &a->v[a->order[k]];
+
+		if (!c->kernel.has)
+			continue;
+		fprintf(out, "  %-36.36s %10s %10s %8s %9s %10s\n",
+			text_esc(name_of(c, name, sizeof(name))),
+			kernel_ns(c, CGROUP_CPU_USAGE, c->kernel.usage_ns, b[0], 24),
+			render_ns(c->tree.runtime_ns, b[1], 24),
+			kernel_count(c, c->kernel.periods, b[2], 24),
+			kernel_count(c, c->kernel.throttled, b[3], 24),
+			kernel_ns(c, CGROUP_CPU_BANDWIDTH, c->kernel.throttled_ns, b[4], 24));
+	}
 }
 
 static void cgroups_text(FILE *out, const struct report *r, const struct report_view *v)
@@ -315,6 +405,8 @@ static void cgroups_text(FILE *out, const struct report *r, const struct report_
 			render_pct(c->tree.runtime_ns, r->known_ns),
 			p99(&c->tree.lat[0], b[2], 16), p99(&c->tree.lat[1], b[3], 16));
 	}
+	if (a->kernel)
+		kernel_text(out, a, v);
 }
 
 static void cgroups_summary(FILE *out, const struct report *r, const struct report_view *v)
@@ -329,24 +421,29 @@ static void cgroups_summary(FILE *out, const struct report *r, const struct repo
 static void cgroups_html(FILE *f, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_cgroups *a = analyze_cgroups(r);
-	char name[32], b[4][16];
+	char name[32], b[7][24];
 	uint32_t k;
 
 	fputs("<h2 id=cgroups>cgroups</h2>\n<table><tr><th class=l>cgroup</th><th>threads</th>"
 	      "<th>runtime</th><th>cpu%</th><th>tree</th><th>cpu%</th><th>wakeup p99</th>"
-	      "<th>runqueue p99</th></tr>\n", f);
+	      "<th>runqueue p99</th><th>kernel usage</th><th>throttled</th><th>throttled time</th>"
+	      "</tr>\n", f);
 	for (k = 0; k < a->n && k < v->top; k++) {
 		const struct cgroup_result *c = &a->v[a->order[k]];
 
 		fputs("<tr><td class=l>", f);
 		html_esc(f, name_of(c, name, sizeof(name)));
 		fprintf(f, "</td><td>%u</td><td>%s</td><td>%.1f</td><td>%s</td><td>%.1f</td>"
-			"<td>%s</td><td>%s</td></tr>\n", c->own.threads,
+			"<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			c->own.threads,
 			render_ns(c->own.runtime_ns, b[0], 16),
 			render_pct(c->own.runtime_ns, r->known_ns),
 			render_ns(c->tree.runtime_ns, b[1], 16),
 			render_pct(c->tree.runtime_ns, r->known_ns),
-			p99(&c->tree.lat[0], b[2], 16), p99(&c->tree.lat[1], b[3], 16));
+			p99(&c->tree.lat[0], b[2], 16), p99(&c->tree.lat[1], b[3], 16),
+			kernel_ns(c, CGROUP_CPU_USAGE, c->kernel.usage_ns, b[4], 24),
+			kernel_count(c, c->kernel.throttled, b[5], 24),
+			kernel_ns(c, CGROUP_CPU_BANDWIDTH, c->kernel.throttled_ns, b[6], 24));
 	}
 	fputs("</table>\n", f);
 }
@@ -378,6 +475,33 @@ static const struct json_field figure_fields[] = {
 	JSON_END
 };
 
+static json_object *get_kernel(const struct json_field *f, struct json_ctx *c)
+{
+	const struct cgroup_kernel *x = c->aux;
+
+	if (!strcmp(f->name, "usage_ns"))
+		return x->has & CGROUP_CPU_USAGE ? json_doc_u64(x->usage_ns) : NULL;
+	if (!(x->has & CGROUP_CPU_BANDWIDTH))
+		return NULL;
+	if (!strcmp(f->name, "periods"))
+		return json_doc_u64(x->periods);
+	if (!strcmp(f->name, "throttled_periods"))
+		return json_doc_u64(x->throttled);
+	return json_doc_u64(x->throttled_ns);
+}
+
+static const struct json_field kernel_fields[] = {
+	{ .name = "usage_ns", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_kernel,
+	  .description = "cpu.stat usage_usec: the subtree's CPU time" },
+	{ .name = "periods", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_kernel,
+	  .description = "CFS bandwidth periods (cpu controller on)" },
+	{ .name = "throttled_periods", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_kernel,
+	  .description = "periods in which it ran out of quota" },
+	{ .name = "throttled_ns", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_kernel,
+	  .description = "time its runqueues spent throttled" },
+	JSON_END
+};
+
 static int next_cgroup(struct json_ctx *c, size_t *pos)
 {
 	const struct analyze_cgroups *a = analyze_cgroups(render_report(c));
@@ -400,6 +524,12 @@ static json_object *get_cgroup(const struct json_field *f, struct json_ctx *c)
 		return x->path ? json_doc_str(x->path) : NULL;
 	if (!strcmp(f->name, "parent_id"))
 		return x->parent != NO_PARENT ? json_doc_u64(a->v[x->parent].id) : NULL;
+	if (!strcmp(f->name, "kernel")) {
+		if (!x->kernel.has)
+			return NULL;
+		k.aux = (void *)&x->kernel;
+		return json_doc_object(kernel_fields, &k);
+	}
 	k.aux = !strcmp(f->name, "own") ? &x->own : &x->tree;
 	return json_doc_object(figure_fields, &k);
 }
@@ -414,6 +544,10 @@ static const struct json_field cgroup_fields[] = {
 	  .get = get_cgroup },
 	{ .name = "tree", .type = JSON_OBJ, .sub = figure_fields, .def = "cgroup_figures",
 	  .get = get_cgroup, .description = "with every recorded descendant" },
+	{ .name = "kernel", .type = JSON_OBJ, .sub = kernel_fields, .flags = JSON_OPTIONAL,
+	  .get = get_cgroup,
+	  .description = "the kernel's cpu.stat, stop minus start of the session (whatever "
+			 "the window)" },
 	JSON_END
 };
 
@@ -458,6 +592,55 @@ static const struct json_field thread_fields[] = {
 	JSON_END
 };
 
+/* --- diff: cgroups by path (ids differ between runs) --- */
+
+static uint32_t diff_count(const struct report *r)
+{
+	return analyze_cgroups(r)->n;
+}
+
+static const char *diff_key(const struct report *r, uint32_t i, char *buf, size_t len)
+{
+	const struct cgroup_result *c = &analyze_cgroups(r)->v[i];
+
+	if (!c->path)
+		return NULL;
+	snprintf(buf, len, "%s", c->path);
+	return buf;
+}
+
+static double diff_runtime(const struct report *r, uint32_t i)
+{
+	return analyze_cgroups(r)->v[i].tree.runtime_ns;
+}
+
+static double diff_throttled(const struct report *r, uint32_t i)
+{
+	return analyze_cgroups(r)->v[i].kernel.throttled_ns;
+}
+
+static const struct hist *diff_wakeup(const struct report *r, uint32_t i)
+{
+	return &analyze_cgroups(r)->v[i].tree.lat[0];
+}
+
+static const struct hist *diff_runqueue(const struct report *r, uint32_t i)
+{
+	return &analyze_cgroups(r)->v[i].tree.lat[1];
+}
+
+static const struct diff_metric metrics[] = {
+	{ .name = "runtime", .entity = DIFF_CGROUP, .kind = METRIC_RUNTIME,
+	  .value = diff_runtime, .count = diff_count, .name_of = diff_key },
+	{ .name = "wakeup latency", .entity = DIFF_CGROUP, .kind = METRIC_DIST,
+	  .dist = diff_wakeup, .count = diff_count, .name_of = diff_key },
+	{ .name = "runqueue latency", .entity = DIFF_CGROUP, .kind = METRIC_DIST,
+	  .dist = diff_runqueue, .count = diff_count, .name_of = diff_key },
+	{ .name = "throttled", .entity = DIFF_CGROUP, .kind = METRIC_TIME,
+	  .value = diff_throttled, .count = diff_count, .name_of = diff_key },
+	{ NULL }
+};
+
 const struct analyzer analyzer_cgroups = {
 	.name = "cgroups",
 	.help = "per cgroup v2: runtime, share, wakeup and runqueue\nlatency, own and with "
@@ -472,6 +655,7 @@ const struct analyzer analyzer_cgroups = {
 	.nav = "cgroups",
 	.doc = cgroups_doc,
 	.fields = { [ENTITY_THREAD] = thread_fields },
+	.metrics = metrics,
 	.tool = {
 		"analyze_cgroups", "cgroups",
 		"Per cgroup v2 (tree-aware): runtime and share of the machine, threads, "

@@ -32,6 +32,7 @@ enum diff_entity {
 	DIFF_CAUSE,		/* a thread's critical-path cause: "app/w: running srv/srv" */
 	DIFF_BLOCKED,		/* a thread's time off CPU in one blocking function:
 				 * "app/reader: S pipe_read" */
+	DIFF_CGROUP,		/* a cgroup v2, by path */
 	DIFF_THREADS,		/* a metric's source only: each thread, summed into
 				 * thread groups and processes (@groups) */
 };
@@ -50,7 +51,7 @@ enum diff_metric_kind {
 /*
  * A figure an analysis offers to diff: its name, what it is measured on,
  * and how to read it. DIFF_MACHINE: id 0; DIFF_CPU: the CPU; DIFF_THREADS:
- * a thread index; DIFF_HANDLER, DIFF_CAUSE, DIFF_BLOCKED: 0 .. count() - 1, matched
+ * a thread index; DIFF_HANDLER .. DIFF_CGROUP: 0 .. count() - 1, matched
  * by name_of(), which may return NULL for an instance not compared.
  */
 struct diff_metric {
@@ -80,9 +81,9 @@ struct diff_run {
 	struct report *r;
 	double secs;		/* the window */
 	uint32_t cpus;		/* CPUs with known time */
-	struct diff_group *groups[DIFF_BLOCKED + 1];	/* DIFF_PROCESS .. DIFF_BLOCKED */
-	uint32_t ngroups[DIFF_BLOCKED + 1];
-	struct u64_map index[DIFF_BLOCKED + 1];		/* name hash -> group + 1 */
+	struct diff_group *groups[DIFF_CGROUP + 1];	/* DIFF_PROCESS .. DIFF_CGROUP */
+	uint32_t ngroups[DIFF_CGROUP + 1];
+	struct u64_map index[DIFF_CGROUP + 1];		/* name hash -> group + 1 */
 	struct u64_map walked;	/* hashes of the thread groups with causes */
 };
 

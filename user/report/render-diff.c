@@ -24,8 +24,8 @@
 #define COLOR_B "#e15759"
 
 static const char *const entity_names[] = { "machine", "cpu", "process", "thread", "handler",
-					    "cause", "blocked" };
-_Static_assert(sizeof(entity_names) / sizeof(entity_names[0]) == DIFF_BLOCKED + 1,
+					    "cause", "blocked", "cgroup" };
+_Static_assert(sizeof(entity_names) / sizeof(entity_names[0]) == DIFF_CGROUP + 1,
 	       "a name per entity");
 
 static const char *value_str(const struct diff_item *it, double v, char *buf, size_t len)
@@ -112,10 +112,11 @@ static void dist_sentence(const struct diff_item *it, const char *who, char *buf
 /* The verdict's sentence for item @it ("wakeup latency of ..."). */
 static const char *diff_sentence(const struct diff_item *it, char *buf, size_t len)
 {
-	static const char *const kinds[] = { "", "", "process ", "thread group ", "", "", "" };
+	static const char *const kinds[] = { "", "", "process ", "thread group ", "", "", "",
+					     "cgroup " };
 	char a[32], b[32], change[48], who[96];
 
-	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == DIFF_BLOCKED + 1, "a word per entity");
+	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == DIFF_CGROUP + 1, "a word per entity");
 
 	if (!it->in_a || !it->in_b) {
 		snprintf(buf, len, "%s in B: %s%s, %s %s%s", it->in_b ? "new" : "gone",
@@ -270,6 +271,7 @@ int render_diff_text(const struct diff *d, const struct report_view *v, FILE *ou
 	text_items(out, d, v, DIFF_HANDLER, "interrupt handlers (by name)");
 	text_items(out, d, v, DIFF_CAUSE, "critical path (thread group: what its time went to)");
 	text_items(out, d, v, DIFF_BLOCKED, "off-CPU (thread group: state and blocking function)");
+	text_items(out, d, v, DIFF_CGROUP, "cgroups (by path, with descendants)");
 	return ferror(out) ? -EIO : 0;
 }
 
