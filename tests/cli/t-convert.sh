@@ -138,6 +138,38 @@ assert waker == [(200, 3000, write), (200, 7000, write)], waker
 print("off-CPU slices: %d, waker stacks: %d" % (len(sleeps), len(waker)))
 EOF
 
+# cgroups (tests/report/cgroups.scn): each ONCPU slice holds the cgroup
+# its thread runs in as the arg "cgroup", its path or "(id N)" where no
+# table names it.
+"$GEN" -t "$TOP/tests/report/cgroups.scn" -o "$T/cg.ktp" || fail "gen-capture -t cgroups failed"
+expect 0 '' convert -o "$T/cg.pftrace" "$T/cg.ktp"
+validate "$T/cg.pftrace"
+$PY - "$T/cg.pftrace" "$TOP" <<'EOF' || fail "the ONCPU slices' cgroups are not the known answer"
+import importlib, subprocess, sys, tempfile
+out = tempfile.mkdtemp(prefix="ktprof-cg-")
+subprocess.check_call(["protoc", "--proto_path=" + sys.argv[2] + "/proto", "--python_out=" + out,
+                       sys.argv[2] + "/proto/perfetto.proto"])
+sys.path.insert(0, out)
+pb = importlib.import_module("perfetto_pb2")
+trace = pb.Trace()
+trace.ParseFromString(open(sys.argv[1], "rb").read())
+tracks, names, got = {}, {}, []
+for p in trace.packet:
+    for n in p.interned_data.debug_annotation_names:
+        names[n.iid] = n.name
+    if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.thread.tid
+    if not p.HasField("track_event") or p.track_event.type != p.track_event.TYPE_SLICE_BEGIN:
+        continue
+    for a in p.track_event.debug_annotations:
+        if names.get(a.name_iid) == "cgroup":
+            got.append((tracks.get(p.track_event.track_uuid),
+                        (p.timestamp - 1000000000), a.string_value))
+want = [(11, 2000, "/a/inner"), (12, 4000, "/b"), (13, 6000, "(id 999)")]
+assert [g for g in got if g[1] > 0] == want, got
+print("ONCPU slices with a cgroup: %s" % got)
+EOF
+
 # Bad input: a clear message, a non-zero exit, no output left behind.
 expect 2 "unknown view 'foo'" convert --view foo "$T/s.ktp"
 expect 2 "--from wants a duration" convert --from abc "$T/s.ktp"

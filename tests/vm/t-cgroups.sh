@@ -11,7 +11,14 @@
 #     cgroups' own runtimes add up to the threads' (every thread's time
 #     goes to the cgroup it ran in);
 #   - each cgroup's own runtime is at least that of its spinners that
-#     stayed, and /ktp-b's no more than its own spinner's plus the moved one's.
+#     stayed, and /ktp-b's no more than its own spinner's plus the moved one's;
+#   - the kernel's cpu.stat (read by the recorder before the start and after
+#     the stop): /ktp-b, held to 20% of a CPU by cpu.max, was throttled
+#     (periods and throttled periods and time above 0, no more throttled
+#     periods than periods), /ktp-a (no limit) never; each cgroup's usage
+#     is at least 97% of its tree runtime in the capture (the reads bracket
+#     the session; a running task's last tick may be unaccounted) and at
+#     most 1.5 times it.
 # Then -G, the module's sample filter, on the same spinners (the fifth moved
 # back to /ktp-b first, and to /ktp-a again during the capture):
 #   - with -G /ktp-a every sample is of a task in /ktp-a or below at that
@@ -36,6 +43,8 @@ guest() {
 	local p moved
 	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none "$cg" || fail "no cgroup2"
 	mkdir -p "$cg/ktp-a/inner" "$cg/ktp-b" || fail "mkdir failed"
+	echo +cpu >"$cg/cgroup.subtree_control" || fail "cannot enable the cpu controller"
+	echo "20000 100000" >"$cg/ktp-b/cpu.max" || fail "cannot limit /ktp-b"
 	{
 		spinner ktp-a
 		spinner ktp-a
@@ -68,6 +77,7 @@ guest() {
 	for p in $(cut -d' ' -f2 "$out/pids"); do kill "$p"; done
 	wait 2>/dev/null
 	rmdir "$cg/ktp-a/inner" "$cg/ktp-a" "$cg/ktp-b" 2>/dev/null
+	echo -cpu >"$cg/cgroup.subtree_control" 2>/dev/null
 	true
 }
 
@@ -76,6 +86,7 @@ host() {
 	"$KTPROF" report --json --cgroups --runtime "$out/cg.ktp" >"$out/report.json" ||
 		fail "report --json --cgroups failed"
 	"$KTPROF" report --cgroups "$out/cg.ktp" >"$out/report.txt" || fail "report --cgroups failed"
+	grep -q "the kernel's cpu.stat" "$out/report.txt" || fail "report --cgroups: no cpu.stat table"
 	/usr/bin/python3 - "$out/pids" "$out/inodes" "$out/dump.json" "$out/report.json" <<'PY' ||
 import json, sys
 pids = [l.split() for l in open(sys.argv[1])]
@@ -121,6 +132,21 @@ inner = by_path.get("/ktp-a/inner", {})
 if a.get("tree", {}).get("runtime_ns") != a.get("own", {}).get("runtime_ns", 0) + \
         inner.get("own", {}).get("runtime_ns", 0):
     bad("/ktp-a: tree runtime is not its own plus /ktp-a/inner's")
+for path in ("/ktp-a", "/ktp-a/inner", "/ktp-b"):
+    c = by_path.get(path, {})
+    k, tree = c.get("kernel", {}), c.get("tree", {}).get("runtime_ns", 0)
+    print("%-14s kernel %s, tree runtime %d ns" % (path, k, tree))
+    if "usage_ns" not in k:
+        bad("%s: no kernel usage" % path)
+    elif not (0.97 * tree <= k["usage_ns"] <= 1.5 * tree):
+        bad("%s: kernel usage %d ns against a tree runtime of %d ns" % (path, k["usage_ns"], tree))
+kb = by_path.get("/ktp-b", {}).get("kernel", {})
+if not (kb.get("periods", 0) > 0 and 0 < kb.get("throttled_periods", 0) <= kb["periods"]
+        and kb.get("throttled_ns", 0) > 0):
+    bad("/ktp-b: not throttled: %s" % kb)
+ka = by_path.get("/ktp-a", {}).get("kernel", {})
+if ka.get("throttled_periods", 0) or ka.get("throttled_ns", 0):
+    bad("/ktp-a: throttled without a limit: %s" % ka)
 own_sum = sum(c["own"]["runtime_ns"] for c in items.values())
 thread_sum = sum(t.get("runtime_ns", 0) for t in rep["threads"])	# pids may repeat
 print("cgroups' own runtimes %d ns, threads' %d ns" % (own_sum, thread_sum))

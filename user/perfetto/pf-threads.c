@@ -35,9 +35,9 @@ static const char *const event_names[N_COUNT] = {
 	"EXEC", "EXIT", "LOST", "IPI",
 };
 
-enum { A_CPU = 1, A_PREV_STATE, A_PREEMPTED, A_COUNT };
+enum { A_CPU = 1, A_PREV_STATE, A_PREEMPTED, A_CGROUP, A_COUNT };
 static const char *const annotation_names[A_COUNT] = {
-	NULL, "cpu", "prev_state", "preempted",
+	NULL, "cpu", "prev_state", "preempted", "cgroup",
 };
 
 /* Per-CPU tracks. */
@@ -84,6 +84,7 @@ struct pf_threads {
 	uint64_t nr_dsqs;
 	uint32_t *dirty;		/* CPUs whose depth may have changed */
 	uint32_t nr_dirty;
+	char cgroup_buf[32];		/* "(id N)" while an ONCPU slice is built */
 	/* A callstack's frame names, while its event is built. */
 	char frame_buf[TRACK_EVENT_MAX_FRAMES][128];
 	const char *frames[TRACK_EVENT_MAX_FRAMES];
@@ -419,6 +420,27 @@ static int end_other_oncpu(struct pf_threads *t, uint64_t ts, uint32_t cpu, uint
 	return end_oncpu(t, ts, other, th, NULL, NULL);
 }
 
+/*
+ * The cgroup v2 thread @tid runs in, as an arg of its slice (the model has
+ * its latest CGROUP record): its path, or "(id N)" when no table names it.
+ */
+static void add_cgroup(struct pf_threads *t, struct track_event *e, uint32_t tid)
+{
+	const struct model *m = t->c->model;
+	uint32_t k = sched_lookup_pid(&m->sched, tid);
+	const char *path;
+	uint64_t id;
+
+	if (k == SCHED_NONE || !(id = sched_thread(&m->sched, k)->cgroup))
+		return;
+	path = model_cgroup_path(m, id);
+	if (!path) {
+		snprintf(t->cgroup_buf, sizeof(t->cgroup_buf), "(id %" PRIu64 ")", id);
+		path = t->cgroup_buf;
+	}
+	track_event_str(e, A_CGROUP, NULL, path);
+}
+
 static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t cpu)
 {
 	struct track_event e;
@@ -439,6 +461,7 @@ static int begin_oncpu(struct pf_threads *t, uint64_t ts, uint32_t tid, uint32_t
 		return err;
 	e.name_iid = N_ONCPU;
 	track_event_uint(&e, A_CPU, NULL, cpu);
+	add_cgroup(t, &e, tid);
 	if (th->wake_flow)
 		e.term[e.nterm++] = th->wake_flow;
 	if (th->preempt_flow)
