@@ -6,7 +6,7 @@
 #include "decode/record.h"
 #include "script.h"
 
-#define MAX_WORDS 16
+#define MAX_WORDS 48	/* a schedstat domain line has 38 */
 
 struct line {
 	unsigned int no;
@@ -631,6 +631,30 @@ static int header_line(struct script *s, const struct line *l)
 			return bad(s, l, "cgroup_path: the table is full");
 		return 0;
 	}
+	if (!strcmp(l->word[0], "schedstat")) {
+		int at_stop = l->n > 1 && !strcmp(l->word[1], "stop");
+		char *t = s->schedstat[at_stop];
+		size_t len = strlen(t);
+		unsigned int i;
+
+		if (l->n < 3 || (!at_stop && strcmp(l->word[1], "start")))
+			return bad(s, l, "schedstat start|stop WORDS...");
+		for (i = 2; i < l->n; i++) {
+			int n = snprintf(t + len, sizeof(s->schedstat[0]) - len, "%s%s",
+					 l->word[i], i + 1 < l->n ? " " : "\n");
+
+			if (n < 0 || (size_t)n >= sizeof(s->schedstat[0]) - len)
+				return bad(s, l, "schedstat: the text is full");
+			len += n;
+		}
+		return 0;
+	}
+	if (!strcmp(l->word[0], "schedstats_enabled")) {
+		if (l->n != 2)
+			return bad(s, l, "schedstats_enabled 0|1");
+		s->schedstats_enabled = !!atoi(l->word[1]);
+		return 0;
+	}
 	if (!strcmp(l->word[0], "cgroup_cpu")) {
 		int at_stop = !strcmp(l->word[l->n - 1], "stop");
 		char *t = s->cgroup_cpu[at_stop];
@@ -755,6 +779,7 @@ int script_read(struct script *s, FILE *in, uint64_t start)
 
 	memset(s, 0, sizeof(*s));
 	s->start = start;
+	s->schedstats_enabled = -1;
 	while (fgets(buf, sizeof(buf), in)) {
 		l.no++;
 		if (!split(buf, &l))

@@ -9,6 +9,8 @@
  *   stop T                         the session stopped at T (default: none)
  *   cgroup_path ID PATH [stop]       a line of the cgroup id -> path table
  *   cgroup_cpu ID KEY=N... [start|stop]  a line of the cgroups' cpu.stat
+ *   schedstat start|stop WORDS...    a line of /proc/schedstat at start or stop
+ *   schedstats_enabled 0|1           kernel.sched_schedstats in the session
  *                                  of the start (or the stop)
  *   topology CPU PKG CORE LLC NODE [khz=N] [idle=NAME:US,NAME:US...]
  *                                  the recorded topology of one CPU (with
@@ -76,6 +78,8 @@ struct script {
 	char cgroups[2][4096];
 	/* "cgroup_cpu ID KEY=N... start|stop": cpu.stat lines, at start and stop */
 	char cgroup_cpu[2][4096];
+	char schedstat[2][4096];	/* "schedstat start|stop ...": /proc/schedstat */
+	int schedstats_enabled;		/* -1: not given */
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

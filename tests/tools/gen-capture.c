@@ -275,6 +275,10 @@ int main(int argc, char **argv)
 		info.cgroups_start = script.cgroups[0][0] ? script.cgroups[0] : NULL;
 		info.cgroups_stop = script.cgroups[1][0] ? script.cgroups[1] : NULL;
 		info.cgroup_cpu_start = script.cgroup_cpu[0][0] ? script.cgroup_cpu[0] : NULL;
+		info.schedstat_start = script.schedstat[0][0] ? script.schedstat[0] : NULL;
+		info.schedstat_stop = script.schedstat[1][0] ? script.schedstat[1] : NULL;
+		info.has_sched_schedstats = script.schedstats_enabled >= 0;
+		info.sched_schedstats = script.schedstats_enabled > 0;
 		info.cgroup_cpu_stop = script.cgroup_cpu[1][0] ? script.cgroup_cpu[1] : NULL;
 	} else if (!n) {
 		goto usage;

@@ -72,6 +72,8 @@ int capture_meta_write(struct capture_writer *w,
 	cm.sched_ext_stop = sched_ext_msg(info->sched_ext_stop, &scx[1]);
 	cm.schedstat_start = (char *)info->schedstat_start;
 	cm.schedstat_stop = (char *)info->schedstat_stop;
+	if (info->has_sched_schedstats)
+		SET(sched_schedstats, info->sched_schedstats);
 	cm.cgroups_start = (char *)info->cgroups_start;
 	cm.cgroups_stop = (char *)info->cgroups_stop;
 	cm.cgroup_cpu_start = (char *)info->cgroup_cpu_start;

@@ -24,6 +24,8 @@ struct capture_meta_info {
 	uint64_t sample_cgroup;		/* -G's cgroup2 id, 0: none */
 	const struct sched_ext *sched_ext_start, *sched_ext_stop;	/* or NULL */
 	const char *schedstat_start, *schedstat_stop;	/* /proc/schedstat, or NULL */
+	int has_sched_schedstats;	/* kernel.sched_schedstats in the session is known */
+	uint32_t sched_schedstats;
 	/* cgroup_table_read(), or NULL; left out when META would be too large */
 	const char *cgroups_start, *cgroups_stop;
 	/* each cgroup's cpu.stat (capture/cgroup-cpu.h), or NULL; left out first */

@@ -30,6 +30,7 @@ struct input {
 	uint64_t stop_ns;
 	struct sched_ext scx[2];	/* at start, at stop */
 	char *schedstat[2];		/* /proc/schedstat's text, or NULL */
+	int schedstats;			/* kernel.sched_schedstats, -1: not recorded */
 	char *cgroups[2];		/* the cgroup2 id -> path table, or NULL */
 	char *cgroup_cpu[2];		/* each cgroup's cpu.stat, or NULL */
 };
@@ -121,6 +122,7 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	sched_ext_from(&in->scx[1], cm->sched_ext_stop);
 	in->schedstat[0] = cm->schedstat_start ? strdup(cm->schedstat_start) : NULL;
 	in->schedstat[1] = cm->schedstat_stop ? strdup(cm->schedstat_stop) : NULL;
+	in->schedstats = cm->has_sched_schedstats ? (int)(cm->sched_schedstats != 0) : -1;
 	in->cgroups[0] = cm->cgroups_start ? strdup(cm->cgroups_start) : NULL;
 	in->cgroups[1] = cm->cgroups_stop ? strdup(cm->cgroups_stop) : NULL;
 	in->cgroup_cpu[0] = cm->cgroup_cpu_start ? strdup(cm->cgroup_cpu_start) : NULL;
@@ -204,6 +206,7 @@ struct input *input_open(const char *path, struct error *err)
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
+	in->schedstats = -1;
 	if (!S_ISDIR(st.st_mode)) {
 		if (open_capture(in, path, err)) {
 			input_close(in);
@@ -259,6 +262,11 @@ const struct sched_ext *input_sched_ext(const struct input *in, int at_stop)
 const char *input_schedstat(const struct input *in, int at_stop)
 {
 	return in->schedstat[!!at_stop];
+}
+
+int input_schedstats_enabled(const struct input *in)
+{
+	return in->schedstats;
 }
 
 const char *input_cgroups(const struct input *in, int at_stop)

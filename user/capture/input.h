@@ -30,6 +30,8 @@ struct sched_ext;
 const struct sched_ext *input_sched_ext(const struct input *in, int at_stop);
 /* /proc/schedstat's text at the session's start or stop; NULL if none. */
 const char *input_schedstat(const struct input *in, int at_stop);
+/* kernel.sched_schedstats in the session: 1 on, 0 off, -1 not recorded. */
+int input_schedstats_enabled(const struct input *in);
 /*
  * The cgroup2 id -> path table's text (capture/cgroup-table.h) at the
  * session's start or stop; NULL if none.

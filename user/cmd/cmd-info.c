@@ -13,10 +13,10 @@
 
 #include "capture/capture-read.h"
 #include "capture/cgroup-table.h"
-#include "capture/schedstat.h"
 #include "capture/cpu-stats.h"
 #include "cmd/cmd.h"
 #include "model/model.h"
+#include "report/analyze-schedstat.h"
 #include "ktprof_capture.pb-c.h"
 #include "util/text.h"
 
@@ -96,49 +96,25 @@ static void print_sched_ext(const struct model *m)
 }
 
 /*
- * /proc/schedstat's per-CPU counters, their change from the session's
- * start to its stop (the scheduler's own view: perf sched stats diff).
+ * /proc/schedstat's counters, their change from the session's start to its
+ * stop (the scheduler's own view: perf sched stats diff), as report
+ * --schedstat prints them.
  */
 static int print_schedstat(const struct model *m)
 {
-	static const enum schedstat_field shown[] = {
-		SCHEDSTAT_SCHED_COUNT, SCHEDSTAT_SCHED_GOIDLE, SCHEDSTAT_TTWU_COUNT,
-		SCHEDSTAT_TTWU_LOCAL, SCHEDSTAT_YLD_COUNT, SCHEDSTAT_TIMESLICES,
-		SCHEDSTAT_RUN_NS, SCHEDSTAT_DELAY_NS,
-	};
-	const char *a = input_schedstat(m->in, 0), *b = input_schedstat(m->in, 1);
-	struct schedstat s[2];
-	uint32_t i;
-	size_t k;
+	struct analyze_schedstat a;
+	int ret;
 
-	if (!a || !b)
+	if (!input_schedstat(m->in, 0) || !input_schedstat(m->in, 1))
 		return 0;
-	if (schedstat_parse(a, &s[0]) || schedstat_parse(b, &s[1])) {
-		schedstat_free(&s[0]);
+	ret = analyze_schedstat_of(m->in, &a);
+	if (ret)
+		return ret;
+	if (a.present)
+		analyze_schedstat_print(stdout, &a);
+	else
 		printf("schedstat         (unreadable)\n");
-		return 0;
-	}
-	printf("schedstat         version %u, the change from start to stop\n  %4s", s[1].version,
-	       "cpu");
-	for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-		printf(" %13s", schedstat_field_name(shown[k]));
-	printf("\n");
-	for (i = 0; i < s[1].nr_cpus; i++) {
-		const struct schedstat_cpu *y = &s[1].cpus[i], *x = schedstat_cpu(&s[0], y->cpu);
-
-		if (!x)
-			continue;
-		printf("  %4u", y->cpu);
-		/* A counter that went back (a CPU's counts reset by hotplug): not a change. */
-		for (k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
-			if (y->v[shown[k]] >= x->v[shown[k]])
-				printf(" %13" PRIu64, y->v[shown[k]] - x->v[shown[k]]);
-			else
-				printf(" %13s", "-");
-		printf("\n");
-	}
-	schedstat_free(&s[0]);
-	schedstat_free(&s[1]);
+	analyze_schedstat_free(&a);
 	return 0;
 }
 

@@ -50,13 +50,14 @@ struct record_opts {
 	const char *prepare, *activate;
 	const char *load;
 	int snapshots;
+	int schedstats;			/* --schedstats */
 	int quiet;
 	char **cmd;			/* after "--" */
 };
 
 enum {
 	OPT_PMU = OPTS_LONG_ONLY, OPT_COMM, OPT_SUBBUF, OPT_OVERWRITE,
-	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS,
+	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS, OPT_SCHEDSTATS,
 };
 
 static const struct opt record_opts_table[] = {
@@ -88,6 +89,9 @@ static const struct opt record_opts_table[] = {
 	{ "load", OPT_LOAD, "PATH", "insmod PATH if the module is not loaded\n"
 		"(and remove it at exit)" },
 	{ "no-snapshots", OPT_NO_SNAPSHOTS, NULL, "no kallsyms, module list or process maps" },
+	{ "schedstats", OPT_SCHEDSTATS, NULL, "turn kernel.sched_schedstats on for the session\n"
+		"(and off after), so that /proc/schedstat's counts\n"
+		"of schedules, wakeups and load balancing move" },
 	{ "quiet", 'q', NULL, "no progress line" },
 	{ "help", 'h', NULL, "this text" },
 	{ NULL },
@@ -242,6 +246,9 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		return 0;
 	case 'G':
 		o->cgroup = arg;
+		return 0;
+	case OPT_SCHEDSTATS:
+		o->schedstats = 1;
 		return 0;
 	case 'b':
 		if (units_parse_size(arg, &o->buffer_size))
@@ -426,6 +433,8 @@ static unsigned int effective_options(const struct record_opts *o, char **v)
 		n++;
 	if (o->reader_cpu >= 0 && asprintf(&v[n], "reader_cpu=%d", o->reader_cpu) > 0)
 		n++;
+	if (o->schedstats && asprintf(&v[n], "schedstats=1") > 0)
+		n++;
 	if (o->cmd) {
 		char *cmd = NULL;
 		size_t len = 0;
@@ -580,6 +589,8 @@ static int record_session(struct control_client *ctl, const struct record_opts *
 		.debugfs_dir = "/sys/kernel/debug/ktprof",
 		.sched_ext_dir = "/sys/kernel/sched_ext",
 		.schedstat_path = "/proc/schedstat",
+		.schedstats_sysctl = "/proc/sys/kernel/sched_schedstats",
+		.schedstats_on = o->schedstats,
 		.cgroups = 1,
 		.require_scx = o->scx_named,
 	};

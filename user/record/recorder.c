@@ -50,6 +50,8 @@ struct recorder {
 	struct error err;	/* the last failure's details */
 	struct sched_ext scx_start, scx_stop;
 	char *schedstat[2];		/* /proc/schedstat at start and stop, or NULL */
+	int schedstats;			/* kernel.sched_schedstats in the session, -1: unknown */
+	int schedstats_restore;		/* it was turned on here: off again at the end */
 	char *cgroups[2];		/* cgroup2 id -> path at start and stop, or NULL */
 	char *cgroup_cpu[2];		/* their cpu.stat at start and stop, or NULL */
 };
@@ -63,6 +65,7 @@ struct recorder *recorder_new(const struct recorder_config *cfg,
 		return NULL;
 	r->cfg = *cfg;
 	r->ctl = ctl;
+	r->schedstats = -1;
 	return r;
 }
 
@@ -235,6 +238,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.sched_ext_stop = stop_ns ? &r->scx_stop : NULL,
 		.schedstat_start = r->schedstat[0],
 		.schedstat_stop = stop_ns ? r->schedstat[1] : NULL,
+		.has_sched_schedstats = r->schedstats >= 0,
+		.sched_schedstats = r->schedstats >= 0 ? r->schedstats : 0,
 		.cgroups_start = r->cgroups[0],
 		.cgroups_stop = stop_ns ? r->cgroups[1] : NULL,
 		.cgroup_cpu_start = r->cgroup_cpu[0],
@@ -283,6 +288,64 @@ static void complete_meta(struct recorder *r)
 			 s->stacks & KTP_STACKS_USER ? ",user" : "");
 }
 
+/* A sysctl's integer, or -1 when it cannot be read. */
+static int sysctl_read(const char *path)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
+}
+
+static int sysctl_write(const char *path, const char *v)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, v, strlen(v)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * kernel.sched_schedstats for the session: off by default on most
+ * kernels, when only /proc/schedstat's run and wait times count. With
+ * --schedstats it is turned on (as perf sched stats does) and later off.
+ */
+static int schedstats_begin(struct recorder *r)
+{
+	int ret;
+
+	r->schedstats = r->cfg.schedstats_sysctl ? sysctl_read(r->cfg.schedstats_sysctl) : -1;
+	if (!r->cfg.schedstats_on || r->schedstats != 0)
+		return 0;
+	ret = sysctl_write(r->cfg.schedstats_sysctl, "1");
+	if (ret)
+		return error_set(&r->err, ret, "--schedstats: cannot turn %s on: %s",
+				 r->cfg.schedstats_sysctl, error_str(ret));
+	r->schedstats = 1;
+	r->schedstats_restore = 1;
+	return 0;
+}
+
+static void schedstats_end(struct recorder *r)
+{
+	if (!r->schedstats_restore)
+		return;
+	r->schedstats_restore = 0;
+	sysctl_write(r->cfg.schedstats_sysctl, "0");
+}
+
 int recorder_start(struct recorder *r)
 {
 	int ret;
@@ -291,6 +354,9 @@ int recorder_start(struct recorder *r)
 	if (r->cfg.sched_ext_dir)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_start);
 	/* A kernel without SCHEDSTATS has no file: the capture has none either. */
+	ret = schedstats_begin(r);
+	if (ret)
+		return ret;
 	if (r->cfg.schedstat_path)
 		schedstat_read(r->cfg.schedstat_path, &r->schedstat[0]);
 	/*
@@ -362,6 +428,7 @@ int recorder_stop(struct recorder *r)
 		sched_ext_read(r->cfg.sched_ext_dir, &r->scx_stop);
 	if (r->cfg.schedstat_path)
 		schedstat_read(r->cfg.schedstat_path, &r->schedstat[1]);
+	schedstats_end(r);
 	if (r->cfg.cgroups)
 		cgroup_table_read(&r->cgroups[1], &r->cgroup_cpu[1]);
 	ret = join_readers(r);
@@ -397,6 +464,7 @@ void recorder_abort(struct recorder *r)
 	if (r->started)
 		control_client_stop(r->ctl);
 	r->started = 0;
+	schedstats_end(r);
 	join_readers(r);
 	if (r->w)
 		capture_writer_abort(r->w);
@@ -448,6 +516,7 @@ void recorder_free(struct recorder *r)
 		return;
 	if (r->started || r->w)
 		recorder_abort(r);
+	schedstats_end(r);
 	for (i = 0; i < r->nr_readers; i++)
 		free(r->readers[i]);
 	free(r->readers);

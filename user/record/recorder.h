@@ -25,6 +25,10 @@ struct recorder_config {
 	int snapshots;			/* kallsyms, modules, maps (1: yes) */
 	int require_scx;		/* fail when the kernel has no sched_ext */
 	const char *schedstat_path;	/* /proc/schedstat, or NULL */
+	/* kernel.sched_schedstats (/proc/sys/...), or NULL; with @schedstats_on
+	 * turned on for the session if it is off, and back off at its end */
+	const char *schedstats_sysctl;
+	int schedstats_on;
 	int cgroups;			/* the cgroup2 id -> path table (1: yes) */
 };
 

@@ -14,6 +14,7 @@
 #include "report/analyze-preempt.h"
 #include "report/analyze-profile.h"
 #include "report/analyze-runtime.h"
+#include "report/analyze-schedstat.h"
 #include "report/analyze-scx.h"
 #include "report/analyze-states.h"
 #include "report/analyze-wakers.h"
@@ -29,6 +30,7 @@ const struct analyzer *const analyzers[] = {
 	&analyzer_migrations,
 	&analyzer_balance,
 	&analyzer_cgroups,
+	&analyzer_schedstat,
 	&analyzer_preempt,
 	&analyzer_wakers,
 	&analyzer_critical_path,
