@@ -13,12 +13,15 @@
 #   - each cgroup's own runtime is at least that of its spinners that
 #     stayed, and /ktp-b's no more than its own spinner's plus the moved one's;
 #   - the kernel's cpu.stat (read by the recorder before the start and after
-#     the stop): /ktp-b, held to 20% of a CPU by cpu.max, was throttled
+#     the stop): where the kernel has the cpu controller (not the debug
+#     kernel: no CGROUP_SCHED, when cpu.stat has usage only, and the report
+#     no bandwidth figures), /ktp-b, held to 20% of a CPU by cpu.max, was throttled
 #     (periods and throttled periods and time above 0, no more throttled
 #     periods than periods), /ktp-a (no limit) never; each cgroup's usage
 #     is at least 97% of its tree runtime in the capture (the reads bracket
-#     the session; a running task's last tick may be unaccounted) and at
-#     most 1.5 times it.
+#     the session; a running task's last tick may be unaccounted). No upper
+#     bound: the spinners keep running while the session starts and stops,
+#     which takes the recorder up to seconds on a saturated TCG guest.
 # Then -G, the module's sample filter, on the same spinners (the fifth moved
 # back to /ktp-b first, and to /ktp-a again during the capture):
 #   - with -G /ktp-a every sample is of a task in /ktp-a or below at that
@@ -43,8 +46,13 @@ guest() {
 	local p moved
 	grep -q " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none "$cg" || fail "no cgroup2"
 	mkdir -p "$cg/ktp-a/inner" "$cg/ktp-b" || fail "mkdir failed"
-	echo +cpu >"$cg/cgroup.subtree_control" || fail "cannot enable the cpu controller"
-	echo "20000 100000" >"$cg/ktp-b/cpu.max" || fail "cannot limit /ktp-b"
+	if grep -qw cpu "$cg/cgroup.controllers"; then
+		echo +cpu >"$cg/cgroup.subtree_control" || fail "cannot enable the cpu controller"
+		echo "20000 100000" >"$cg/ktp-b/cpu.max" || fail "cannot limit /ktp-b"
+		note bandwidth yes
+	else
+		note bandwidth no
+	fi
 	{
 		spinner ktp-a
 		spinner ktp-a
@@ -87,7 +95,8 @@ host() {
 		fail "report --json --cgroups failed"
 	"$KTPROF" report --cgroups "$out/cg.ktp" >"$out/report.txt" || fail "report --cgroups failed"
 	grep -q "the kernel's cpu.stat" "$out/report.txt" || fail "report --cgroups: no cpu.stat table"
-	/usr/bin/python3 - "$out/pids" "$out/inodes" "$out/dump.json" "$out/report.json" <<'PY' ||
+	/usr/bin/python3 - "$out/pids" "$out/inodes" "$out/dump.json" "$out/report.json" \
+		"$(noted bandwidth)" <<'PY' ||
 import json, sys
 pids = [l.split() for l in open(sys.argv[1])]
 inode = {p: int(i) for i, p in (l.split() for l in open(sys.argv[2]))}
@@ -138,11 +147,14 @@ for path in ("/ktp-a", "/ktp-a/inner", "/ktp-b"):
     print("%-14s kernel %s, tree runtime %d ns" % (path, k, tree))
     if "usage_ns" not in k:
         bad("%s: no kernel usage" % path)
-    elif not (0.97 * tree <= k["usage_ns"] <= 1.5 * tree):
+    elif not 0.97 * tree <= k["usage_ns"]:
         bad("%s: kernel usage %d ns against a tree runtime of %d ns" % (path, k["usage_ns"], tree))
 kb = by_path.get("/ktp-b", {}).get("kernel", {})
-if not (kb.get("periods", 0) > 0 and 0 < kb.get("throttled_periods", 0) <= kb["periods"]
-        and kb.get("throttled_ns", 0) > 0):
+if sys.argv[5] != "yes":
+    if "periods" in kb or "throttled_ns" in kb:
+        bad("/ktp-b: bandwidth figures without the cpu controller: %s" % kb)
+elif not (kb.get("periods", 0) > 0 and 0 < kb.get("throttled_periods", 0) <= kb["periods"]
+          and kb.get("throttled_ns", 0) > 0):
     bad("/ktp-b: not throttled: %s" % kb)
 ka = by_path.get("/ktp-a", {}).get("kernel", {})
 if ka.get("throttled_periods", 0) or ka.get("throttled_ns", 0):

@@ -1114,17 +1114,21 @@ static void on_affinity(struct sched *s, const struct event *ev)
 }
 
 /*
- * A thread's cgroup (@t's own, or its whole thread group's). A running
- * thread's time so far goes to its old cgroup: its CPU time is cut here.
+ * A thread's cgroup (@t's own, or its whole thread group's). On a move
+ * (@move: an attach record), or a change from a cgroup known before, a
+ * running thread's time so far goes to its old cgroup: its CPU time is cut
+ * here. A first identity record of a thread already running only says
+ * where it has been all along (the module writes a running task's identity
+ * after it sees it run): nothing is cut.
  */
-static void set_cgroup(struct sched *s, uint32_t t, uint64_t id, uint64_t ts)
+static void set_cgroup(struct sched *s, uint32_t t, uint64_t id, uint64_t ts, int move)
 {
 	struct sched_thread *th = &s->threads[t];
 	struct sched_cpu *c;
 
 	if (th->cgroup == id)
 		return;
-	if (th->cpu >= 0 && (uint32_t)th->cpu < s->nr_cpus) {
+	if ((move || th->cgroup) && th->cpu >= 0 && (uint32_t)th->cpu < s->nr_cpus) {
 		c = &s->cpus[th->cpu];
 		if (c->mode == CPU_KNOWN && c->cur == t && ts > c->since) {
 			emit_cpu_time(s, th->cpu, t, c->since, ts);
@@ -1138,13 +1142,15 @@ static void on_cgroup(struct sched *s, const struct event *ev)
 {
 	struct ktp_cgroup r;
 	uint32_t t, u, tgid;
+	int move;
 
 	memcpy(&r, ev->rec, sizeof(r));
 	t = thread_described(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;
+	move = !!(ev->flags & KTP_CGROUP_ATTACH);
 	if (!(ev->flags & KTP_CGROUP_THREADGROUP)) {
-		set_cgroup(s, t, r.id, ev->ts);
+		set_cgroup(s, t, r.id, ev->ts, move);
 		return;
 	}
 	/* Rare (a write to cgroup.procs): every live thread of the group. */
@@ -1152,7 +1158,7 @@ static void on_cgroup(struct sched *s, const struct event *ev)
 	for (u = 0; u < s->nr_threads; u++)
 		if (s->threads[u].tgid == tgid && !s->threads[u].freed &&
 		    s->threads[u].state != SCHED_DEAD)
-			set_cgroup(s, u, r.id, ev->ts);
+			set_cgroup(s, u, r.id, ev->ts, move);
 }
 
 int sched_event(struct sched *s, const struct event *ev)
