@@ -30,7 +30,7 @@
 #             bisections: what the recorder keeps up with, its CPU time
 #             and memory.
 #
-# usage: guest.sh overhead|flood|ceiling OUTDIR
+# usage: guest.sh overhead|flood|ceiling|scx|groups OUTDIR
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N, LTTNG_KO,
 #        CEILING_START, CEILING_SECS, CEILING_STEPS)
 . "$(dirname "$0")/../vm/lib.sh"
@@ -367,11 +367,59 @@ scx() {
 	wait "$p"
 }
 
+# The event groups off by default (wakeup, power): on 1 vCPU, the futex
+# handoff (a sched_wakeup each handoff) and the sleep loop (the CPU idles
+# each op: cpu_idle entry and exit), without a tracer, with ktprof's sched
+# events, and with each group too: "groups MODE TRACER NS_PER_OP
+# GROUP_RECORDS BYTES", GROUP_RECORDS the records of the group the tracer
+# adds (0 for none and sched). Affinity and cgroup records come with sched:
+# a record only when a task's mask or cgroup is new, its check at every
+# switch, waking and migration in the sched rows.
+run_ktprof_group() {	# GROUP RECORD_TYPES...
+	local group=$1 line n sched_types=$KTP_TYPES
+	shift
+	unload_module
+	load_module events=sched,$group samples=none n_subbufs=64
+	line=$(run_ktprof)
+	KTP_TYPES="$*"
+	n=$(ktprof_events)
+	KTP_TYPES=$sched_types
+	unload_module
+	load_module events=sched samples=none n_subbufs=64
+	echo "$line" | awk -v n="$n" '{ print $1, n, $3 }'
+}
+
+run_ktprof_sched() {
+	run_ktprof | awk '{ print $1, 0, $3 }'
+}
+
+groups() {
+	local mode round tracer line
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+	load_module events=sched samples=none n_subbufs=64
+	for mode in futex sleep; do
+		WL=("$WORKLOADS/handoff" -m "$mode" -n "$HANDOFFS")
+		run_workload >/dev/null
+		for round in $(seq "$ROUNDS"); do
+			for tracer in none sched wakeup power; do
+				case "$tracer" in
+				none) line=$(run_none) ;;
+				sched) line=$(run_ktprof_sched) ;;
+				wakeup) line=$(run_ktprof_group wakeup sched_wakeup) ;;
+				power) line=$(run_ktprof_group power cpu_idle cpu_frequency) ;;
+				esac
+				echo "groups $mode $tracer $line"
+			done
+		done
+	done
+	unload_module
+}
+
 CEILING_START=${CEILING_START:-25000}
 CEILING_SECS=${CEILING_SECS:-1}
 CEILING_STEPS=${CEILING_STEPS:-2}
 case "$mode" in
-overhead|flood|ceiling|scx) "$mode" ;;
-*) fail "usage: guest.sh overhead|flood|ceiling|scx OUTDIR" ;;
+overhead|flood|ceiling|scx|groups) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood|ceiling|scx|groups OUTDIR" ;;
 esac
 echo "done"

@@ -21,6 +21,9 @@
 #         rounds beside the others (Debian's lttng-modules: trixie's for
 #         6.12, bookworm's for 6.1; scripts/lttng-modules.sh), its events
 #         counted on the host with babeltrace2
+#   VM    (Debian 6.12) the groups off by default, wakeup and power: the
+#         futex handoff and a sleep loop with each (tests/bench/guest.sh
+#         groups)
 #   VM    (the sched_ext kernel) the handoff workload on the ext class
 #         under scx_simple: ktprof's sched events alone and with the scx
 #         group (tests/bench/guest.sh scx)
@@ -165,6 +168,25 @@ if ko=$(lttng_for 6.1); then
 else
 	echo "(no LTTng rows on 6.1: lttng-modules does not build for it, above)"
 fi
+
+echo "== event groups off by default (VM: Debian 6.12, 1 vCPU, -icount): wakeup, power"
+# What each adds to the sched events: per op and per record of the group,
+# medians of the rounds (tests/bench/guest.sh groups).
+guest groups 6.12 1 groups
+awk '$1 == "groups" { k = $2 " " $3; n[k]++; ns[k, n[k]] = $4; ev[k] = $5 }
+function med(k,   i, j, t, v) { for (i = 1; i <= n[k]; i++) v[i] = ns[k, i]
+	for (i = 1; i <= n[k]; i++) for (j = i + 1; j <= n[k]; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return v[int((n[k] + 1) / 2)] }
+END { printf "%-6s %-7s %11s %11s %11s %11s %11s %10s\n", "mode", "group", "none ns/op",
+		"sched", "+group", "adds/op", "records/op", "ns/record"
+	ops["futex"] = 2 * '"${HANDOFFS:-50000}"'; ops["sleep"] = '"${HANDOFFS:-50000}"'
+	split("futex sleep", m, " "); split("wakeup power", g, " ")
+	for (i = 1; i <= 2; i++) for (j = 1; j <= 2; j++) {
+		x = m[i]; t0 = med(x " none"); t1 = med(x " sched"); t2 = med(x " " g[j])
+		r = ev[x " " g[j]] / ops[x]
+		printf "%-6s %-7s %11.1f %11.1f %11.1f %11.1f %11.2f %10s\n", x, g[j], t0, t1, t2,
+			t2 - t1, r, (r > 0.01 ? sprintf("%.0f", (t2 - t1) / r) : "-")
+	} }' "$out/groups.txt" | tee "$out/groups-summary.txt"
 
 echo "== sched_ext (VM: the scx kernel, 1 vCPU, -icount): handoff under scx_simple"
 # What the scx group adds: task state at every switch and waking, a record

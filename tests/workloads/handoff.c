@@ -7,6 +7,11 @@
  *   yield  sched_yield(): one sched_switch per handoff
  *   futex  set a turn word, FUTEX_WAKE the other, FUTEX_WAIT: one
  *          sched_waking and one sched_switch per handoff
+ *   sleep  one thread sleeps 20 us at a time (the other leaves at once):
+ *          each op the CPU goes idle and a timer wakes the sleeper (idle
+ *          entry and exit, a waking, two switches); with instruction-counted
+ *          time that sleeps no real time (-icount sleep=off), each op is the
+ *          20 us and the instructions run
  * Prints the time per handoff; the difference with a tracer on is that
  * tracer's cost for those events. Needs root (SCHED_FIFO) and an
  * unthrottled RT class (sched_rt_runtime_us = -1) for runs near 1 s.
@@ -14,7 +19,7 @@
  * With -o the threads are SCHED_OTHER instead (what a BPF scheduler in
  * sched_ext's switch-all mode schedules: the scx benchmark).
  *
- * usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]
+ * usage: handoff [-m yield|futex|sleep] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -67,6 +72,19 @@ static void *futex_taker(void *arg)
 	return NULL;
 }
 
+static void *sleeper(void *arg)
+{
+	struct timespec nap = { 0, 20000 };
+	long i;
+
+	pthread_barrier_wait(&start);
+	if (arg)
+		return NULL;
+	for (i = 0; i < handoffs; i++)
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &nap, NULL);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 10 };
@@ -75,6 +93,7 @@ int main(int argc, char **argv)
 	pthread_t t[2];
 	cpu_set_t cpus;
 	uint64_t t0, t1;
+	long ops;
 	int opt, cpu = 0, i, err, policy = SCHED_FIFO;
 
 	while ((opt = getopt(argc, argv, "m:n:c:o")) != -1) {
@@ -82,6 +101,8 @@ int main(int argc, char **argv)
 			fn = yielder;
 		else if (opt == 'm' && !strcmp(optarg, "futex"))
 			fn = futex_taker;
+		else if (opt == 'm' && !strcmp(optarg, "sleep"))
+			fn = sleeper;
 		else if (opt == 'n')
 			handoffs = atol(optarg);
 		else if (opt == 'c')
@@ -89,7 +110,7 @@ int main(int argc, char **argv)
 		else if (opt == 'o')
 			policy = SCHED_OTHER;
 		else {
-			fprintf(stderr, "usage: handoff [-m yield|futex] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]\n");
+			fprintf(stderr, "usage: handoff [-m yield|futex|sleep] [-n HANDOFFS_PER_THREAD] [-c CPU] [-o]\n");
 			return 2;
 		}
 	}
@@ -115,7 +136,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	t1 = now_ns();
-	printf("handoffs %ld\n", 2 * handoffs);
-	printf("%.1f ns/handoff\n", (double)(t1 - t0) / (2.0 * handoffs));
+	/* Per op: a handoff, or one sleep (one thread sleeps). */
+	ops = fn == sleeper ? handoffs : 2 * handoffs;
+	printf("handoffs %ld\n", ops);
+	printf("%.1f ns/handoff\n", (double)(t1 - t0) / (double)ops);
 	return 0;
 }
