@@ -36,6 +36,16 @@ grep -Eq '^ +1  irq vector 251 +sleeper \(400\) ' <<<"$out" ||
 grep -Eq '^  irq timer +3 +700 ns ' <<<"$out" ||
 	fail "vectors: --irq lacks the timer's 3 runs, 700 ns: $out"
 
+# --cpu with -e power: each CPU's idle-state residency and mean frequency
+# (tests/report/power.scn, worked out there); none without power records.
+expect 0 '' report --cpu "$T/power.ktp"
+grep -Fq '  0    in states 55.0% of idle: POLL 9.1%, C1 18.2%, C6 72.7%; 2400.0 MHz' <<<"$out" ||
+	fail "power: --cpu lacks CPU 0's idle states and frequency: $out"
+grep -Fq '  1    in states 15.0% of idle: C1 100.0%; 850.0 MHz' <<<"$out" ||
+	fail "power: --cpu lacks CPU 1's idle states and frequency: $out"
+expect 0 '' report --cpu "$T/basic.ktp"
+grep -q 'idle states' <<<"$out" && fail "basic: --cpu shows idle states without power records"
+
 # The same records from a raw dump directory: the same analysis.
 "$GEN" -t "$TOP/tests/report/basic.scn" -d "$T/raw" || fail "gen-capture -d failed"
 expect 0 '' report --json "$T/raw"

@@ -6,6 +6,7 @@
 #include "report/analyze-cpu.h"
 #include "report/analyze-irq.h"
 #include "report/analyze-latency.h"
+#include "report/analyze-power.h"
 #include "report/diff.h"
 #include "report/render.h"
 
@@ -213,6 +214,23 @@ static void print_cpu_row(FILE *out, const char *label, uint64_t busy, uint64_t 
 		unknown ? render_ns(unknown, e, sizeof(e)) : "-");
 }
 
+/* With -e power: each CPU's idle-state residency and mean frequency (--power has more). */
+static void power_lines(FILE *out, const struct report *r, const struct analyze_cpu *a)
+{
+	char line[512];
+	uint32_t cpu;
+	int head = 0;
+
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		if (!report_cpu_shown(r, cpu) || !analyze_power_cpu_line(r, cpu, line, sizeof(line)))
+			continue;
+		if (!head++)
+			fprintf(out, "  idle states (time in each, of the idle time) and mean "
+				"frequency:\n");
+		fprintf(out, "  %-4u %s\n", cpu, line);
+	}
+}
+
 static void cpu_text(FILE *out, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_cpu *a = analyze_cpu(r);
@@ -243,6 +261,8 @@ static void cpu_text(FILE *out, const struct report *r, const struct report_view
 			t[k] += x[k];
 	}
 	print_cpu_row(out, "all", t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+	if (analyze_power_recorded(r))
+		power_lines(out, r, a);
 }
 
 #define SUMMARY_CPUS 8		/* more CPUs: the busiest and idlest only */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capture/capture-format.h"
+#include "report/analyze-cpu.h"
 #include "report/analyze-power.h"
 #include "report/render.h"
 #include "util/array.h"
@@ -203,6 +204,40 @@ static int shown(const struct analyze_power *a, uint32_t cpu)
 }
 
 /* --- Text --- */
+
+int analyze_power_recorded(const struct report *r)
+{
+	return analyze_power(r)->records || (r->model->meta.events & KTP_EV_POWER);
+}
+
+const char *analyze_power_cpu_line(const struct report *r, uint32_t cpu, char *buf,
+				   size_t len)
+{
+	const struct analyze_power *a = analyze_power(r);
+	const struct analyze_cpu *k = analyze_cpu(r);
+	const struct power_cpu *c;
+	const char *sep = ":";
+	char name[32];
+	size_t n = 0;
+	uint32_t s;
+
+	if (cpu >= a->nr_cpus || !shown(a, cpu))
+		return NULL;
+	c = &a->cpus[cpu];
+	n += snprintf(buf + n, len - n, "in states %.1f%% of idle",
+		      render_pct(c->idle_ns, cpu < k->nr_cpus ? k->cpus[cpu].idle_ns : 0));
+	for (s = 0; s < POWER_STATES && n < len; s++)
+		if (c->state_ns[s]) {
+			n += snprintf(buf + n, len - n, "%s %s %.1f%%", sep,
+				      text_esc(analyze_power_state_name(r, cpu, s, name, sizeof(name))),
+				      render_pct(c->state_ns[s], c->idle_ns));
+			sep = ",";
+		}
+	if (n < len)
+		snprintf(buf + n, len - n, c->khz_ns ? "; %.1f MHz" : "; MHz unknown",
+			 mean_khz(c) / 1000);
+	return buf;
+}
 
 static void power_text(FILE *out, const struct report *r, const struct report_view *v)
 {

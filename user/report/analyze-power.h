@@ -47,6 +47,18 @@ const struct analyze_power *analyze_power(const struct report *r);
 const char *analyze_power_state_name(const struct report *r, uint32_t cpu, uint32_t s,
 				     char *buf, size_t len);
 
+/*
+ * CPU @cpu's power figures on one line into @buf, for --cpu: the share of
+ * its idle time in idle states, each state's share, the mean frequency
+ * ("in states 92.0% of idle: POLL 1.0%, C1 10.0%, C6 81.0%; 2400.0 MHz").
+ * NULL when the CPU has none.
+ */
+const char *analyze_power_cpu_line(const struct report *r, uint32_t cpu, char *buf,
+				   size_t len);
+
+/* Whether the capture recorded the power group (or has its records). */
+int analyze_power_recorded(const struct report *r);
+
 extern const struct analyzer analyzer_power;
 
 #endif
