@@ -340,6 +340,8 @@ static void delivery_text(FILE *out, const struct analyze_irq *a)
 	char b[3][16];
 	int k;
 
+	if (!analyze_irq_has_delivery(a))
+		return;
 	fprintf(out, "\n  IPI delivery (send to the target's vector entry)\n");
 	fprintf(out, "  %-22s %8s %9s %9s %9s %9s %10s\n", "vector", "IPIs", "coalesced", "p50",
 		"p99", "max", "no send");
@@ -354,6 +356,21 @@ static void delivery_text(FILE *out, const struct analyze_irq *a)
 			d->delay.count ? render_ns(hist_percentile(&d->delay, 99), b[1], 16) : "-",
 			d->delay.count ? render_ns(d->delay.max, b[2], 16) : "-", d->unmatched);
 	}
+}
+
+int analyze_irq_has_delivery(const struct analyze_irq *a)
+{
+	int k;
+
+	for (k = 0; k < IPI_NR_KINDS; k++)
+		if (a->delivery[k].delay.count || a->delivery[k].coalesced || a->delivery[k].unmatched)
+			return 1;
+	return 0;
+}
+
+void analyze_irq_delivery_text(FILE *out, const struct report *r)
+{
+	delivery_text(out, analyze_irq(r));
 }
 
 static void irq_text(FILE *out, const struct report *r, const struct report_view *v)

@@ -68,6 +68,12 @@ struct analyze_irq {
 
 const struct analyze_irq *analyze_irq(const struct report *r);
 
+/* Whether any IPI was delivered, coalesced or entered without a send. */
+int analyze_irq_has_delivery(const struct analyze_irq *a);
+
+/* The IPI delivery table (--irq's; --latency's too), nothing without one. */
+void analyze_irq_delivery_text(FILE *out, const struct report *r);
+
 extern const struct analyzer analyzer_irq;
 
 #endif

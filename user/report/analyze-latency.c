@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/analyze-irq.h"
 #include "report/analyze-latency.h"
 #include "report/analyze-power.h"
 #include "report/diff.h"
@@ -373,6 +374,8 @@ static void latency_text(FILE *out, const struct report *r, const struct report_
 	render_heading(out, "latency (threads by p99; percentiles nearest-rank)");
 	kind_text(out, r, v, SCHED_WAKEUP);
 	kind_text(out, r, v, SCHED_RUNQUEUE);
+	/* A cross-CPU wakeup waits for its IPI: the delay is part of its latency. */
+	analyze_irq_delivery_text(out, r);
 }
 
 static void latency_summary(FILE *out, const struct report *r, const struct report_view *v)
