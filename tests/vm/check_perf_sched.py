@@ -27,7 +27,10 @@ are not compared within a tolerance but event by event:
   (pid -1): its last (prev_state X), and a preemption on its way out (R+,
   seen on 7.3); those are added back, as `perf script` shows them.
 - ktprof's figures, to the nanosecond: switch-outs, and runtime, equal
-  to the same slices measured with the twins' times; the maximum wakeup
+  to the same slices measured with the twins' times, and ktprof's own
+  slices after perf's last event on their CPU (perf stops reading when
+  its workload is reaped, which can precede the last switch-out of a
+  thread preempted on its way out); the maximum wakeup
   latency (the first sched_waking or sched_wakeup_new of a thread that
   is not running nor waiting since a preemption, to its switch-in) equal
   to the same rule on the twins' times. The sum of the gaps' effect on a thread's runtime is printed.
@@ -102,8 +105,9 @@ def ktprof_events(path):
     return per
 
 
-def match(events, kt):
-    """Give each perf switch and waking its ktprof twin; None or an error."""
+def match(events, kt, tails):
+    """Give each perf switch and waking its ktprof twin; None or an error.
+    @tails gets, per CPU, ktprof's events after perf's last there."""
     per = collections.defaultdict(list)
     for e in events:
         per[e.cpu].append(e)
@@ -121,7 +125,30 @@ def match(events, kt):
                 return ('CPU %d: perf\'s event %d (%s %s) is %s %s in ktprof\'s capture'
                         % (cpu, j, e.kind, e.key, kind, key))
             e.kt = t
+        tails[cpu] = kt[cpu][start + len(pe):]
     return None
+
+
+def tail_slices(events, tails):
+    """Per thread, the switch-outs and runtime of ktprof's events after
+    perf's last on each CPU: perf stops reading when its workload is
+    reaped, which can come before the last context switch of a thread
+    preempted on its way out (its X switch-out, seen on 7.3). The report
+    counts them; the twins cannot."""
+    last = {}
+    for e in events:
+        if e.kind == 'switch':
+            last[e.cpu] = e.kt
+    count, run = collections.Counter(), collections.Counter()
+    for cpu, evs in tails.items():
+        for kind, key, t in evs:
+            if kind != 'switch':
+                continue
+            if cpu in last:
+                count[key[0]] += 1
+                run[key[0]] += t - last[cpu]
+            last[cpu] = t
+    return count, run
 
 
 def slices(events, when):
@@ -199,7 +226,8 @@ def check_thread(t, th, perf_clock, twin_clock):
     """Problems with one thread's figures, as lines."""
     tid, bad = t['pid'], []
     pn, prun = perf_clock['count'][tid], perf_clock['run'][tid]
-    kn, krun = twin_clock['count'][tid], twin_clock['run'][tid]
+    kn = twin_clock['count'][tid] + twin_clock['tail_count'][tid]
+    krun = twin_clock['run'][tid] + twin_clock['tail_run'][tid]
     n = t['voluntary_switches'] + t['involuntary_switches']
     lat, plat, klat = (t['latency']['wakeup']['max_ns'], perf_clock['wakeup'][tid],
                        twin_clock['wakeup'][tid])
@@ -226,7 +254,8 @@ def main():
     doc = json.load(open(sys.argv[1]))
     th = timehist(sys.argv[2])
     events = perf_events(sys.argv[3])
-    err = match(events, ktprof_events(sys.argv[4]))
+    tails = {}
+    err = match(events, ktprof_events(sys.argv[4]), tails)
     if err:
         print('FAIL: ' + err)
         sys.exit(1)
@@ -255,6 +284,12 @@ def main():
         # perf's by timehist's rule (timehist is checked against it), the
         # twins' by the report's.
         clock['wakeup'] = wakeup_max(order, when, clock is twin_clock)
+    twin_clock['tail_count'], twin_clock['tail_run'] = tail_slices(events, tails)
+    workload = {t['pid'] for t in doc['threads'] if t['comm'].startswith('ktp-')}
+    for tid, n in sorted(twin_clock['tail_count'].items()):
+        if tid in workload:
+            print('thread %d: %d switch-outs after perf\'s last event, %d ns: ktprof\'s only'
+                  % (tid, n, twin_clock['tail_run'][tid]))
     new = {e.key for e in events if e.kind == 'new'}
     bad = checked = 0
     for t in doc['threads']:
