@@ -102,12 +102,10 @@ $FACTS trace "$T/p.pftrace" | grep -E '^(samples|slices tid)' &&
 expect 0 '' convert -o "$T/off.pftrace" "$T/off.ktp"
 validate "$T/off.pftrace"
 $PY - "$T/off.pftrace" "$TOP" <<'EOF' || fail "the off-CPU slices are not the known answer"
-import importlib, subprocess, sys, tempfile
-out = tempfile.mkdtemp(prefix="ktprof-off-")
-subprocess.check_call(["protoc", "--proto_path=" + sys.argv[2] + "/proto", "--python_out=" + out,
-                       sys.argv[2] + "/proto/perfetto.proto"])
-sys.path.insert(0, out)
-pb = importlib.import_module("perfetto_pb2")
+import sys
+sys.path.insert(0, sys.argv[2] + "/tests/lib")
+from trace_facts import load_pb2
+pb = load_pb2(sys.argv[2] + "/proto/perfetto.proto")
 trace = pb.Trace()
 trace.ParseFromString(open(sys.argv[1], "rb").read())
 tracks, open_, sleeps, waker = {}, {}, [], []
@@ -145,12 +143,10 @@ EOF
 expect 0 '' convert -o "$T/cg.pftrace" "$T/cg.ktp"
 validate "$T/cg.pftrace"
 $PY - "$T/cg.pftrace" "$TOP" <<'EOF' || fail "the ONCPU slices' cgroups are not the known answer"
-import importlib, subprocess, sys, tempfile
-out = tempfile.mkdtemp(prefix="ktprof-cg-")
-subprocess.check_call(["protoc", "--proto_path=" + sys.argv[2] + "/proto", "--python_out=" + out,
-                       sys.argv[2] + "/proto/perfetto.proto"])
-sys.path.insert(0, out)
-pb = importlib.import_module("perfetto_pb2")
+import sys
+sys.path.insert(0, sys.argv[2] + "/tests/lib")
+from trace_facts import load_pb2
+pb = load_pb2(sys.argv[2] + "/proto/perfetto.proto")
 trace = pb.Trace()
 trace.ParseFromString(open(sys.argv[1], "rb").read())
 tracks, names, got = {}, {}, []

@@ -163,4 +163,5 @@ def main():
     print("\n".join(sorted(lines)))
 
 
-main()
+if __name__ == "__main__":
+    main()
