@@ -104,6 +104,12 @@ static uint64_t needed_events(const struct report *r, const struct mcp_tool *t)
 	return n;
 }
 
+/* Whether the analyzer finds anything in @r. */
+static int applies(const struct report *r, const struct mcp_tool *t)
+{
+	return t->applies ? t->applies(r) : needed_events(r, t) > 0;
+}
+
 static json_object *analyzer(struct json_build *b, const struct report *r,
 			     const struct mcp_tool *t)
 {
@@ -112,7 +118,7 @@ static json_object *analyzer(struct json_build *b, const struct report *r,
 	unsigned int i;
 
 	json_build_put(b, o, "name", json_object_new_string(t->name));
-	json_build_put(b, o, "applies", json_object_new_boolean(n > 0));
+	json_build_put(b, o, "applies", json_object_new_boolean(applies(r, t)));
 	json_build_put(b, o, "events", json_object_new_uint64(n));
 	for (i = 0; i < KTP_REC_NR_TYPES; i++)
 		if (t->needs & (1u << i))
@@ -129,7 +135,7 @@ static void analyzers_line(FILE *out, const struct report *r, const char *title,
 
 	fprintf(out, "\n%s:", title);
 	for (i = 0; i < mcp_tools_count(); i++) {
-		if (mcp_tools_at(i)->analyzer && !needed_events(r, mcp_tools_at(i)) == !with) {
+		if (mcp_tools_at(i)->analyzer && !applies(r, mcp_tools_at(i)) == !with) {
 			fprintf(out, "%s%s", sep, mcp_tools_at(i)->name);
 			sep = ", ";
 		}

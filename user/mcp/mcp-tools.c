@@ -207,32 +207,32 @@ static const struct mcp_tool head[] = {
 	  "Load a ktprof capture file or raw dump directory for analysis, under a trace id; "
 	  "several traces may be loaded at once (up to 8). Analyses the whole capture once; "
 	  "answers with its kernel, CPUs, window and event counts.",
-	  args_load, 0, 0, 0, NULL, mcp_capture_load, mcp_capture_load_schema },
+	  args_load, 0, 0, 0, NULL, mcp_capture_load, mcp_capture_load_schema, NULL },
 	{ "unload_capture", "Unload a capture", "Forget a loaded trace and free its memory.",
-	  args_unload, 0, 0, 0, NULL, mcp_capture_unload, mcp_capture_unload_schema },
+	  args_unload, 0, 0, 0, NULL, mcp_capture_unload, mcp_capture_unload_schema, NULL },
 	{ "get_trace_summary", "Trace summary",
 	  "Session, kernel, CPUs, window, event counts by type, records lost and the time "
 	  "they made unknown per CPU, and which analyzers have the events they need.",
-	  args_trace, 0, 0, 0, NULL, mcp_capture_summary, mcp_capture_summary_schema },
+	  args_trace, 0, 0, 0, NULL, mcp_capture_summary, mcp_capture_summary_schema, NULL },
 	{ "list_analyzers", "List analyzers",
 	  "The analysis tools, what each answers and the event types it needs.",
-	  args_none, 0, 0, 0, NULL, mcp_tools_list_analyzers, mcp_tools_analyzers_schema },
+	  args_none, 0, 0, 0, NULL, mcp_tools_list_analyzers, mcp_tools_analyzers_schema, NULL },
 	{ "run_all_analyzers", "Run every analysis",
 	  "Every analysis of ktprof report at once, as `ktprof report --json`; lists cut at "
 	  "limit.",
-	  args_analysis, 0, 0, 0, NULL, mcp_report_analysis, mcp_report_analysis_schema },
+	  args_analysis, 0, 0, 0, NULL, mcp_report_analysis, mcp_report_analysis_schema, NULL },
 };
 
 static const struct mcp_tool tail[] = {
 	{ "query_events", "Query raw events",
 	  "The capture's decoded events in time order (as ktprof dump --json), filtered by "
 	  "window, CPU, pid and type, a page at a time: pass next_cursor back for the next.",
-	  args_events, 0, 0, 0, NULL, mcp_events_query, mcp_events_schema },
+	  args_events, 0, 0, 0, NULL, mcp_events_query, mcp_events_schema, NULL },
 	{ "compare_traces", "Compare two traces",
 	  "ktprof diff of two loaded traces: every figure per CPU, process and thread (matched "
 	  "by name) and each thread's critical path by cause, distributions tested for a real "
 	  "change (Mann-Whitney U), and a verdict ranking the changes that matter most.",
-	  args_compare, 0, 0, 0, NULL, mcp_report_compare, mcp_report_compare_schema },
+	  args_compare, 0, 0, 0, NULL, mcp_report_compare, mcp_report_compare_schema, NULL },
 };
 
 #define NR_HEAD (sizeof(head) / sizeof(head[0]))
@@ -260,6 +260,7 @@ static void make_table(void)
 		table[table_len++] = (struct mcp_tool){
 			t->name, t->title, t->description, analysis_args[t->args], 1u << i, 1,
 			t->needs, t->order, mcp_report_analysis, mcp_report_analysis_schema,
+			t->applies,
 		};
 	}
 	for (i = 0; i < NR_TAIL; i++)

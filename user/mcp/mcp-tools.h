@@ -27,6 +27,7 @@ struct mcp_tool {
 					 * first ("latency.wakeup.p99_ns"); NULL: runtime */
 	int (*run)(struct mcp_call *c);	/* 0, or a negative error with the reason in c->err */
 	json_object *(*output_schema)(const struct mcp_tool *t);	/* NULL on ENOMEM */
+	int (*applies)(const struct report *r);	/* analyzers: NULL: by @needs */
 };
 
 /* The tools, in the order tools/list gives them. */

@@ -167,6 +167,55 @@ static void schedstat_text(FILE *out, const struct report *r, const struct repor
 	analyze_schedstat_print(out, a);
 }
 
+/* --- HTML --- */
+
+static void schedstat_html(FILE *f, const struct report *r, const struct report_view *v)
+{
+	const struct analyze_schedstat *a = analyze_schedstat(r);
+	uint32_t i, l;
+	size_t k;
+	int t;
+
+	(void)v;
+	fputs("<h2 id=schedstat>schedstat</h2>\n", f);
+	if (!a->present) {
+		fputs("<p>not recorded (a kernel without CONFIG_SCHEDSTATS)</p>\n", f);
+		return;
+	}
+	fprintf(f, "<p>/proc/schedstat version %u, the change over the session%s</p>\n",
+		a->version, !a->enabled ? "; kernel.sched_schedstats was 0: only run, delay and "
+		"timeslices counted" : "");
+	fputs("<table><tr><th>cpu</th>", f);
+	for (k = 0; k < NR(cpu_shown); k++)
+		fprintf(f, "<th>%s</th>", schedstat_field_name(cpu_shown[k]));
+	fputs("</tr>\n", f);
+	for (i = 0; i < a->delta.nr_cpus; i++) {
+		fprintf(f, "<tr><td>%u</td>", a->delta.cpus[i].cpu);
+		for (k = 0; k < NR(cpu_shown); k++)
+			fprintf(f, "<td>%" PRIu64 "</td>", a->delta.cpus[i].v[cpu_shown[k]]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<table><tr><th>level</th><th class=l>name</th><th>cpus</th>"
+	      "<th class=l>when</th>", f);
+	for (k = 0; k < NR(lb_shown); k++)
+		fprintf(f, "<th>%s</th>", schedstat_lb_name(lb_shown[k]));
+	fputs("</tr>\n", f);
+	for (l = 0; l < a->nr_levels; l++) {
+		const struct schedstat_level *lv = &a->levels[l];
+
+		for (t = 0; lv->cpus && t < SCHEDSTAT_NR_IDLE; t++) {
+			fprintf(f, "<tr><td>%u</td><td class=l>", l);
+			html_esc(f, lv->sum.name[0] ? lv->sum.name : "-");
+			fprintf(f, "</td><td>%u</td><td class=l>%s</td>", lv->cpus,
+				schedstat_idle_name(t));
+			for (k = 0; k < NR(lb_shown); k++)
+				fprintf(f, "<td>%" PRIu64 "</td>", lv->sum.lb[t][lb_shown[k]]);
+			fputs("</tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
 /* --- JSON --- */
 
 static int next_cpu(struct json_ctx *c, size_t *pos)
@@ -321,6 +370,11 @@ static const struct json_field schedstat_doc[] = {
 	JSON_END
 };
 
+static int schedstat_applies(const struct report *r)
+{
+	return analyze_schedstat(r)->present;
+}
+
 /* --- diff --- */
 
 static uint64_t lb_total(const struct report *r, enum schedstat_lb k)
@@ -401,6 +455,16 @@ const struct analyzer analyzer_schedstat = {
 	.fini = schedstat_fini,
 	.derive = schedstat_derive,
 	.text = schedstat_text,
+	.html = schedstat_html,
+	.nav = "schedstat",
 	.doc = schedstat_doc,
 	.metrics = metrics,
+	.tool = {
+		"analyze_schedstat", "The kernel's scheduler statistics",
+		"/proc/schedstat's change over the whole session (kernels with SCHEDSTATS): per "
+		"CPU the schedules, wakeups, run and wait time; per scheduling-domain level the "
+		"load balancer's runs, failures and tasks moved, by idle type, and wake-affine "
+		"and remote wakeups. Not narrowed by the window or filters.",
+		ARGS_ANALYSIS, 0, NULL, schedstat_applies,
+	},
 };

@@ -46,6 +46,9 @@ struct analyzer_tool {
 	unsigned int needs;	/* record types (1 << KTP_REC_*) without which it finds nothing */
 	const char *order;	/* threads and processes by this field, largest first
 				 * ("latency.wakeup.p99_ns"); NULL: runtime */
+	/* Whether it finds anything in @r, where no record type says
+	 * (@needs 0: it reads the capture's metadata); NULL: by @needs. */
+	int (*applies)(const struct report *r);
 };
 
 struct analyzer {
