@@ -72,11 +72,15 @@ many_files() {
 	say "FILE records written: ${written:-0}; 32-byte objects: +$grown with the session, +$base without; Slab: $(awk '/^Slab:/ { print $2, $3 }' /proc/meminfo)"
 	[ "${written:-0}" -ge 2000 ] || fail "only ${written:-0} FILE records: the workload did not reach the module"
 	[ "$written" -le 16384 ] || fail "$written FILE records: more files than the table holds"
-	# A table that grew would add an object a file. On the debug kernel a
-	# session's churn shows as growth too (KASAN's quarantine holds freed
-	# objects as in use): 2,731 for 10,682 files once; Debian's kernels
-	# show none. Half an object a file tells the two apart.
-	[ $(((grown - base) * 2)) -lt "$written" ] ||
+	# A table that grew would add an object a file, beside any churn. On
+	# the debug kernel a session's churn shows as growth too (KASAN's
+	# quarantine holds freed objects as in use): 2,731 for 10,682 files
+	# once, 3,006 for 5,769 another time (a slow run: 68,118 files deferred,
+	# the churn of those samples over fewer records): under an object a
+	# file there tells the two apart. Debian's kernels show none: a tenth.
+	local per=10
+	debug_kernel && per=1
+	[ $(((grown - base) * per)) -lt "$written" ] ||
 		fail "32-byte objects grew by $grown for $written files (by $base without a session)"
 	unload_module
 }
