@@ -96,9 +96,9 @@ host_scx() {
 	"$KTPROF" convert --view threads -o "$out/simple.pftrace" "$out/simple.ktp" 2>/dev/null ||
 		fail "convert failed"
 	/usr/bin/python3 "$KTPROF_TOP/tests/lib/trace_facts.py" trace "$out/simple.pftrace" |
-		grep '^counters ' | sort >"$out/trace.counters" || fail "trace_facts failed"
+		grep '^counters track=DSQ ' | sort >"$out/trace.counters" || fail "trace_facts failed"
 	/usr/bin/python3 "$KTPROF_TOP/tests/lib/trace_facts.py" dump "$out/simple.dump" |
-		grep '^counters ' | sort >"$out/dump.counters"
+		grep '^counters track=DSQ ' | sort >"$out/dump.counters"
 	[ -s "$out/dump.counters" ] && cmp -s "$out/trace.counters" "$out/dump.counters" ||
 		fail "DSQ counter tracks differ from the records: $(diff "$out/dump.counters" "$out/trace.counters" | head)"
 	/usr/bin/python3 "$KTPROF_TOP/tests/lib/trace_facts.py" trace "$out/simple.pftrace" |
