@@ -295,19 +295,24 @@ static bool ktp_task_in_cgroup(const struct ktp_config *cfg,
 #endif
 }
 
-/* Whether @p is one the session's sample filter keeps (-p, --comm, -G). */
-bool ktp_task_wanted(const struct ktp_config *cfg, struct task_struct *p)
+/* Whether @p is one of the filter's processes or has its comm (-p, --comm). */
+static bool ktp_task_named(const struct ktp_config *cfg, struct task_struct *p)
 {
 	unsigned int i;
 
 	if (!cfg->nr_sample_pids && !cfg->sample_comm[0])
-		return ktp_task_in_cgroup(cfg, p);
+		return true;
 	for (i = 0; i < cfg->nr_sample_pids; i++)
 		if (cfg->sample_pids[i] == p->tgid)
-			return ktp_task_in_cgroup(cfg, p);
+			return true;
 	return cfg->sample_comm[0] &&
-	       !strncmp(p->comm, cfg->sample_comm, TASK_COMM_LEN) &&
-	       ktp_task_in_cgroup(cfg, p);
+	       !strncmp(p->comm, cfg->sample_comm, TASK_COMM_LEN);
+}
+
+/* Whether @p is one the session's sample filter keeps (-p, --comm, -G). */
+bool ktp_task_wanted(const struct ktp_config *cfg, struct task_struct *p)
+{
+	return ktp_task_named(cfg, p) && ktp_task_in_cgroup(cfg, p);
 }
 
 /* The tables of a session that asked for stacks; process context. */

@@ -104,10 +104,8 @@ validate "$T/off.pftrace"
 $PY - "$T/off.pftrace" "$TOP" <<'EOF' || fail "the off-CPU slices are not the known answer"
 import sys
 sys.path.insert(0, sys.argv[2] + "/tests/lib")
-from trace_facts import load_pb2
-pb = load_pb2(sys.argv[2] + "/proto/perfetto.proto")
-trace = pb.Trace()
-trace.ParseFromString(open(sys.argv[1], "rb").read())
+from trace_facts import load_trace
+trace = load_trace(sys.argv[1], sys.argv[2] + "/proto/perfetto.proto")
 tracks, open_, sleeps, waker = {}, {}, [], []
 for p in trace.packet:
     if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
@@ -145,10 +143,8 @@ validate "$T/cg.pftrace"
 $PY - "$T/cg.pftrace" "$TOP" <<'EOF' || fail "the ONCPU slices' cgroups are not the known answer"
 import sys
 sys.path.insert(0, sys.argv[2] + "/tests/lib")
-from trace_facts import load_pb2
-pb = load_pb2(sys.argv[2] + "/proto/perfetto.proto")
-trace = pb.Trace()
-trace.ParseFromString(open(sys.argv[1], "rb").read())
+from trace_facts import load_trace
+trace = load_trace(sys.argv[1], sys.argv[2] + "/proto/perfetto.proto")
 tracks, names, got = {}, {}, []
 for p in trace.packet:
     for n in p.interned_data.debug_annotation_names:
@@ -198,14 +194,10 @@ ls "$T" | grep -q '\.part$' && fail "temporary files left: $(ls "$T" | grep '\.p
 expect 0 '' convert -o "$T/bal.pftrace" "$T/bal.ktp"
 validate "$T/bal.pftrace"
 $PY - "$T/bal.pftrace" "$TOP/proto/perfetto.proto" >"$T/depth.txt" <<'PY' || fail "depth tracks unreadable"
-import importlib, os, subprocess, sys, tempfile
-d, f = os.path.split(sys.argv[2])
-out = tempfile.mkdtemp()
-subprocess.check_call(["protoc", "--proto_path=" + d, "--python_out=" + out, f])
-sys.path.insert(0, out)
-pb = importlib.import_module(os.path.splitext(f)[0] + "_pb2")
-trace = pb.Trace()
-trace.ParseFromString(open(sys.argv[1], "rb").read())
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(sys.argv[2])), "tests/lib"))
+from trace_facts import load_trace
+trace = load_trace(sys.argv[1], sys.argv[2])
 names, values = {}, {}
 for pkt in trace.packet:
     if pkt.HasField("track_descriptor"):

@@ -41,13 +41,19 @@ def load_pb2(proto):
     return importlib.import_module(os.path.splitext(f)[0] + "_pb2")
 
 
-def trace_facts(path, proto):
+def load_trace(path, proto):
+    """The Trace message of a .pftrace (gzip'ed or not)."""
     pb = load_pb2(proto)
     data = open(path, "rb").read()
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
     trace = pb.Trace()
     trace.ParseFromString(data)
+    return trace
+
+
+def trace_facts(path, proto):
+    trace = load_trace(path, proto)
     facts = collections.Counter()
     names = {}
     track_names = {}

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "capture/cgroup-cpu.h"
+#include "util/array.h"
 
 /* The keys kept, in the order they are written; the flag each sets. */
 static const struct {
@@ -191,16 +192,9 @@ int cgroup_cpu_parse(const char *text, struct cgroup_cpu_table *t)
 		if (!end)
 			end = s + strlen(s);
 		if (end > s) {
-			if (n == cap) {
-				struct cgroup_cpu *nv;
-
-				cap = cap ? 2 * cap : 64;
-				nv = realloc(t->v, cap * sizeof(*nv));
-				if (!nv) {
-					cgroup_cpu_free(t);
-					return -ENOMEM;
-				}
-				t->v = nv;
+			if (array_reserve_n((void **)&t->v, &cap, n, sizeof(*t->v), 64)) {
+				cgroup_cpu_free(t);
+				return -ENOMEM;
 			}
 			if (parse_line(s, end, &t->v[n])) {
 				cgroup_cpu_free(t);

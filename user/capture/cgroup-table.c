@@ -12,6 +12,7 @@
 
 #include "capture/cgroup-cpu.h"
 #include "capture/cgroup-table.h"
+#include "util/array.h"
 
 /* --- Reading the hierarchy --- */
 
@@ -112,18 +113,8 @@ static int add_cpu(struct walk *w, int dirfd, uint64_t id)
 	n = cgroup_cpu_format(dirfd, id, line);
 	if (!n || w->cpu_len + n + 1 > CGROUP_TABLE_TEXT_MAX)
 		return 0;
-	if (w->cpu_len + n + 1 > w->cpu_cap) {
-		size_t ncap = w->cpu_cap ? 2 * w->cpu_cap : 16384;
-		char *nt;
-
-		while (ncap < w->cpu_len + n + 1)
-			ncap *= 2;
-		nt = realloc(w->cpu, ncap);
-		if (!nt)
-			return -ENOMEM;
-		w->cpu = nt;
-		w->cpu_cap = ncap;
-	}
+	if (array_reserve_n((void **)&w->cpu, &w->cpu_cap, w->cpu_len + n, 1, 16384))
+		return -ENOMEM;
 	memcpy(w->cpu + w->cpu_len, line, n + 1);
 	w->cpu_len += n;
 	return 0;

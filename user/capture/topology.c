@@ -8,19 +8,8 @@
 #include "capture/capture-format.h"
 #include "capture/topology.h"
 #include "util/array.h"
+#include "util/infile.h"
 #include "ktprof_capture.pb-c.h"
-
-static int read_int(const char *path, int *v)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%d", v) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
 
 /* The id of the highest-level cache, else its first sharing CPU. */
 static int llc_of(const char *base, uint32_t cpu)
@@ -32,15 +21,15 @@ static int llc_of(const char *base, uint32_t cpu)
 		int level, id;
 
 		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/level", base, cpu, i);
-		if (read_int(path, &level))
+		if (infile_read_int(path, &level))
 			break;
 		if (level <= best_level)
 			continue;
 		snprintf(path, sizeof(path), "%s/cpu%u/cache/index%d/id", base, cpu, i);
-		if (read_int(path, &id)) {
+		if (infile_read_int(path, &id)) {
 			snprintf(path, sizeof(path),
 				 "%s/cpu%u/cache/index%d/shared_cpu_list", base, cpu, i);
-			if (read_int(path, &id))
+			if (infile_read_int(path, &id))
 				continue;
 		}
 		best_level = level;
@@ -98,7 +87,7 @@ static void power_of(const char *base, struct topology_cpu *t)
 	int v, i;
 
 	snprintf(path, sizeof(path), "%s/cpu%u/cpufreq/scaling_cur_freq", base, t->cpu);
-	t->cur_khz = read_int(path, &v) || v < 0 ? 0 : v;
+	t->cur_khz = infile_read_int(path, &v) || v < 0 ? 0 : v;
 	for (i = 0; i < TOPOLOGY_IDLE_STATES; i++) {
 		struct topology_idle *s = &t->idle[i];
 
@@ -106,7 +95,7 @@ static void power_of(const char *base, struct topology_cpu *t)
 		if (read_word(path, s->name, sizeof(s->name)))
 			break;
 		snprintf(path, sizeof(path), "%s/cpu%u/cpuidle/state%d/latency", base, t->cpu, i);
-		s->exit_us = read_int(path, &v) || v < 0 ? 0 : v;
+		s->exit_us = infile_read_int(path, &v) || v < 0 ? 0 : v;
 		t->nr_idle = i + 1;
 	}
 }
@@ -142,14 +131,14 @@ int topology_read(const char *base, struct topology_cpu **out)
 		memset(t, 0, sizeof(*t));
 		t->cpu = cpu;
 		snprintf(path, sizeof(path), "%s/cpu%lu/topology/physical_package_id", base, cpu);
-		if (read_int(path, &t->package))
+		if (infile_read_int(path, &t->package))
 			t->package = -1;
 		snprintf(path, sizeof(path), "%s/cpu%lu/topology/core_id", base, cpu);
-		if (read_int(path, &t->core))
+		if (infile_read_int(path, &t->core))
 			t->core = -1;
 		snprintf(path, sizeof(path), "%s/cpu%lu/online", base, cpu);
 		/* cpu0 often has no "online" file: it cannot go offline. */
-		if (read_int(path, &t->online))
+		if (infile_read_int(path, &t->online))
 			t->online = 1;
 		t->llc = llc_of(base, cpu);
 		t->node = node_of(base, cpu);

@@ -20,6 +20,7 @@
 #include "record/snapshot.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/infile.h"
 
 /* A chunk goes out when this full, or after READER_FLUSH_NS in any case. */
 #define READER_CHUNK (1 << 20)
@@ -288,23 +289,6 @@ static void complete_meta(struct recorder *r)
 			 s->stacks & KTP_STACKS_USER ? ",user" : "");
 }
 
-/* A sysctl's integer, or -1 when it cannot be read. */
-static int sysctl_read(const char *path)
-{
-	char buf[32];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
-}
-
 static int sysctl_write(const char *path, const char *v)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
@@ -326,7 +310,9 @@ static int schedstats_begin(struct recorder *r)
 {
 	int ret;
 
-	r->schedstats = r->cfg.schedstats_sysctl ? sysctl_read(r->cfg.schedstats_sysctl) : -1;
+	if (!r->cfg.schedstats_sysctl || infile_read_int(r->cfg.schedstats_sysctl, &r->schedstats) ||
+	    r->schedstats < 0)
+		r->schedstats = -1;
 	if (!r->cfg.schedstats_on || r->schedstats != 0)
 		return 0;
 	ret = sysctl_write(r->cfg.schedstats_sysctl, "1");

@@ -248,7 +248,7 @@ static void power_text(FILE *out, const struct report *r, const struct report_vi
 	(void)v;
 	render_heading(out, "power (idle states: time in each, by power:cpu_idle; frequency: "
 		       "time-weighted mean)");
-	if (!a->records && !(r->model->meta.events & KTP_EV_POWER)) {
+	if (!analyze_power_recorded(r)) {
 		fprintf(out, "  not recorded: record -e ...,power\n");
 		return;
 	}

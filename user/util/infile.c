@@ -119,3 +119,15 @@ int infile_read_all(int fd, size_t max, char **buf, size_t *len)
 	*len = n;
 	return 0;
 }
+
+int infile_read_int(const char *path, int *v)
+{
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%d", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}

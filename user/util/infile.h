@@ -36,4 +36,10 @@ int infile_open(int dirfd, const char *path, int flags);
  */
 int infile_read_all(int fd, size_t max, char **buf, size_t *len);
 
+/*
+ * The integer a kernel file begins with (sysfs, /proc/sys: "2400000\n")
+ * into *@v. 0, or -1 when it cannot be opened or does not begin with one.
+ */
+int infile_read_int(const char *path, int *v);
+
 #endif
