@@ -78,6 +78,8 @@ int capture_meta_write(struct capture_writer *w,
 	cm.cgroups_stop = (char *)info->cgroups_stop;
 	cm.cgroup_cpu_start = (char *)info->cgroup_cpu_start;
 	cm.cgroup_cpu_stop = (char *)info->cgroup_cpu_stop;
+	cm.probes = (char *)info->probes;
+	cm.probe_stats = (char *)info->probe_stats;
 #undef SET
 	/*
 	 * META is bounded (ktpc_section_max()); of what it holds, only the

@@ -30,6 +30,8 @@ struct capture_meta_info {
 	const char *cgroups_start, *cgroups_stop;
 	/* each cgroup's cpu.stat (capture/cgroup-cpu.h), or NULL; left out first */
 	const char *cgroup_cpu_start, *cgroup_cpu_stop;
+	/* --probe: probe_spec_format() lines, and "ID HITS MISSES" at stop */
+	const char *probes, *probe_stats;
 };
 
 int capture_meta_write(struct capture_writer *w,

@@ -33,6 +33,7 @@ struct input {
 	int schedstats;			/* kernel.sched_schedstats, -1: not recorded */
 	char *cgroups[2];		/* the cgroup2 id -> path table, or NULL */
 	char *cgroup_cpu[2];		/* each cgroup's cpu.stat, or NULL */
+	char *probes, *probe_stats;	/* --probe's list and counts, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -127,6 +128,8 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	in->cgroups[1] = cm->cgroups_stop ? strdup(cm->cgroups_stop) : NULL;
 	in->cgroup_cpu[0] = cm->cgroup_cpu_start ? strdup(cm->cgroup_cpu_start) : NULL;
 	in->cgroup_cpu[1] = cm->cgroup_cpu_stop ? strdup(cm->cgroup_cpu_stop) : NULL;
+	in->probes = cm->probes ? strdup(cm->probes) : NULL;
+	in->probe_stats = cm->probe_stats ? strdup(cm->probe_stats) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -240,6 +243,8 @@ void input_close(struct input *in)
 	free(in->cgroups[1]);
 	free(in->cgroup_cpu[0]);
 	free(in->cgroup_cpu[1]);
+	free(in->probes);
+	free(in->probe_stats);
 	free(in->path);
 	free(in);
 }
@@ -272,6 +277,16 @@ int input_schedstats_enabled(const struct input *in)
 const char *input_cgroups(const struct input *in, int at_stop)
 {
 	return in->cgroups[!!at_stop];
+}
+
+const char *input_probes(const struct input *in)
+{
+	return in->probes;
+}
+
+const char *input_probe_stats(const struct input *in)
+{
+	return in->probe_stats;
 }
 
 const char *input_cgroup_cpu(const struct input *in, int at_stop)

@@ -39,6 +39,10 @@ int input_schedstats_enabled(const struct input *in);
 const char *input_cgroups(const struct input *in, int at_stop);
 /* Each cgroup's cpu.stat at start or stop (capture/cgroup-cpu.h), or NULL. */
 const char *input_cgroup_cpu(const struct input *in, int at_stop);
+/* --probe's list (decode/probe-spec.h's probe_table text), or NULL. */
+const char *input_probes(const struct input *in);
+/* The module's counts at stop, "ID HITS MISSES" a line, or NULL. */
+const char *input_probe_stats(const struct input *in);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

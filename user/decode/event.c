@@ -40,6 +40,8 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_WAKEUP] = sizeof(struct ktp_wakeup),
 	[KTP_REC_AFFINITY] = sizeof(struct ktp_affinity) + 4,
 	[KTP_REC_CGROUP] = sizeof(struct ktp_cgroup),
+	[KTP_REC_PROBE] = sizeof(struct ktp_probe_hit),
+	[KTP_REC_MARK] = sizeof(struct ktp_mark),
 };
 
 unsigned int event_min_size(unsigned int type)

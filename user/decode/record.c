@@ -45,6 +45,38 @@ int record_prio(uint8_t prio)
 	return prio == KTP_PRIO_DL ? -1 : prio;
 }
 
+int record_probe_arg(const struct event *ev, unsigned int i, uint64_t *v,
+		     const char **s, uint32_t *len)
+{
+	struct ktp_probe_hit r;
+	uint32_t off;
+
+	memcpy(&r, ev->rec, sizeof(r));
+	*s = NULL;
+	*len = 0;
+	if (i >= r.nargs)
+		return -1;
+	memcpy(v, (const uint8_t *)ev->rec + sizeof(r) + 8u * i, sizeof(*v));
+	if (!(r.strings & 1u << i))
+		return 0;
+	off = (uint32_t)*v;
+	*len = (uint32_t)(*v >> 32);
+	if (off < sizeof(r) + 8u * r.nargs || off > ev->size || *len > ev->size - off ||
+	    *len > KTP_PROBE_STR_MAX)
+		return -1;
+	*s = (const char *)ev->rec + off;
+	return 0;
+}
+
+const char *record_mark_text(const struct event *ev, uint32_t *len)
+{
+	struct ktp_mark m;
+
+	memcpy(&m, ev->rec, sizeof(m));
+	*len = m.len;
+	return (const char *)ev->rec + sizeof(m);
+}
+
 int record_affinity_has(const struct event *ev, uint32_t cpu)
 {
 	struct ktp_affinity a;
@@ -442,6 +474,52 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->u64(ctx, "pid", r.pid);
 		s->u64(ctx, "nr_allowed", r.nr_allowed);
 		s->str(ctx, "cpus", record_affinity_list(ev, list, sizeof(list)));
+		break;
+	}
+	case KTP_REC_PROBE: {
+		REC(struct ktp_probe_hit, r, ev);
+		char key[8], text[KTP_PROBE_STR_MAX + 1];
+		const char *sv;
+		unsigned int i;
+		uint32_t len;
+		uint64_t v;
+
+		s->u64(ctx, "probe", r.id);
+		s->u64(ctx, "pid", r.pid);
+		if (ev->flags & KTP_PROBE_HIT_RETURN)
+			s->str(ctx, "at", "return");
+		for (i = 0; i < r.nargs; i++) {
+			snprintf(key, sizeof(key), "arg%u", i);
+			if (record_probe_arg(ev, i, &v, &sv, &len)) {
+				s->str(ctx, key, "?");
+			} else if (sv) {
+				memcpy(text, sv, len);
+				text[len] = '\0';
+				s->str(ctx, key, text);
+			} else {
+				s->hex(ctx, key, v);
+			}
+		}
+		if (ev->flags & KTP_PROBE_HIT_TRUNC)
+			s->u64(ctx, "truncated", 1);
+		if (ev->flags & KTP_PROBE_HIT_FAULT)
+			s->u64(ctx, "fault", 1);
+		break;
+	}
+	case KTP_REC_MARK: {
+		char text[KTP_MARK_MAX + 1];
+		const char *t;
+		uint32_t len;
+
+		t = record_mark_text(ev, &len);
+		memcpy(text, t, len);
+		text[len] = '\0';
+		s->u64(ctx, "pid", ((const struct ktp_mark *)ev->rec)->pid);
+		if (ev->flags & (KTP_MARK_BEGIN | KTP_MARK_END))
+			s->str(ctx, "span", ev->flags & KTP_MARK_BEGIN ? "begin" : "end");
+		s->str(ctx, "text", text);
+		if (ev->flags & KTP_MARK_TRUNC)
+			s->u64(ctx, "truncated", 1);
 		break;
 	}
 	case KTP_REC_CGROUP: {

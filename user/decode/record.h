@@ -74,6 +74,18 @@ static inline uint64_t record_dsq_key(uint64_t id, uint32_t uid)
  */
 const char *record_dsq_label(uint64_t id, uint32_t cpu, char *buf, unsigned int len);
 
+/*
+ * A PROBE record's argument @i: its number in *@v, or for a string
+ * argument its bytes in *@s (*@len of them, not NUL-terminated; *@s is
+ * NULL for a number). -1 when the record has no argument @i or the
+ * string's place is outside the record.
+ */
+int record_probe_arg(const struct event *ev, unsigned int i, uint64_t *v,
+		     const char **s, uint32_t *len);
+
+/* A MARK record's text (*@len bytes, not NUL-terminated). */
+const char *record_mark_text(const struct event *ev, uint32_t *len);
+
 /* A stored priority back to the kernel's: KTP_PRIO_DL is -1. */
 int record_prio(uint8_t prio);
 

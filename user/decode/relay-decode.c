@@ -152,6 +152,20 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 		return a.nr_bits && a.nr_allowed <= a.nr_bits &&
 		       h->size == sizeof(a) + 4u * ((a.nr_bits + 31u) / 32);
 	}
+	case KTP_REC_PROBE: {
+		struct ktp_probe_hit r;
+
+		/* Each string's place is checked where it is read (record.c). */
+		memcpy(&r, p, sizeof(r));
+		return r.nargs <= KTP_PROBE_MAX_ARGS && h->size >= sizeof(r) + 8u * r.nargs;
+	}
+	case KTP_REC_MARK: {
+		struct ktp_mark m;
+
+		memcpy(&m, p, sizeof(m));
+		return m.len <= KTP_MARK_MAX && h->size >= sizeof(m) + m.len &&
+		       h->size < sizeof(m) + m.len + 4u;
+	}
 	}
 	return 1;
 }
@@ -182,6 +196,8 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 	case KTP_REC_SCX_OP:
 	case KTP_REC_SCX_DUMP:
 	case KTP_REC_AFFINITY:
+	case KTP_REC_PROBE:
+	case KTP_REC_MARK:
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:
 		return 0;	/* handled by the caller */

@@ -20,7 +20,8 @@ const char *const mcp_events_types[] = {
 	"fork", "exec", "exit", "free", "irq_entry", "irq_exit", "irq_name",
 	"softirq_entry", "softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",
 	"sample", "map", "file", "throttle", "stack", "scx_task", "scx_dsq", "scx_op",
-	"scx_dump", "cpu_idle", "cpu_frequency", "sched_wakeup", "affinity", "cgroup", "lost",
+	"scx_dump", "cpu_idle", "cpu_frequency", "sched_wakeup", "affinity", "cgroup", "probe",
+	"mark", "lost",
 	"garbage",
 	NULL
 };

@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 5
+#define KTP_ABI_MINOR 6
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -76,6 +76,8 @@ enum ktp_rec_type {
 	KTP_REC_WAKEUP,		/* struct ktp_wakeup: a woken task is enqueued (minor 4) */
 	KTP_REC_AFFINITY,	/* struct ktp_affinity: a task's allowed CPUs (minor 5) */
 	KTP_REC_CGROUP,		/* struct ktp_cgroup: a task's cgroup v2 (minor 5) */
+	KTP_REC_PROBE,		/* struct ktp_probe_hit: a --probe hit (minor 6) */
+	KTP_REC_MARK,		/* struct ktp_mark: a marker's text (minor 6) */
 	KTP_REC_NR_TYPES
 };
 
@@ -87,7 +89,7 @@ enum ktp_rec_type {
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
 	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
-	"sched_wakeup", "affinity", "cgroup",				\
+	"sched_wakeup", "affinity", "cgroup", "probe", "mark",		\
 }
 
 /* Common header of every record. */
@@ -550,6 +552,110 @@ struct ktp_cgroup {
 #define KTP_CGROUP_ATTACH	0x01	/* h.flags: moved by cgroup_attach_task */
 #define KTP_CGROUP_THREADGROUP	0x02	/* h.flags: with its whole thread group */
 
+/*
+ * Probes of the user's choosing (record --probe, minor 6): kprobes and
+ * return probes on kernel functions, uprobes and return probes on a file's
+ * code. The recorder resolves what it can (a uprobe's symbol to its file
+ * offset) and sends the list as KTP_A_PROBES, an array of struct
+ * ktp_probe_spec; a probe's id is its index there.
+ */
+#define KTP_MAX_PROBES 16
+#define KTP_PROBE_MAX_ARGS 8
+#define KTP_PROBE_STR_MAX 128	/* string argument bytes kept, NUL excluded */
+#define KTP_PROBE_TARGET_MAX 256	/* symbol or path, NUL included */
+#define KTP_MARK_MAX 1024	/* marker text bytes kept */
+
+enum ktp_probe_kind {
+	KTP_PROBE_KPROBE = 1,	/* @target: a kernel symbol, @offset into it */
+	KTP_PROBE_KRETPROBE,	/* its return */
+	KTP_PROBE_UPROBE,	/* @target: a file's path, @offset in the file */
+	KTP_PROBE_URETPROBE,	/* its return */
+};
+
+/* Where an argument comes from. */
+enum ktp_probe_src {
+	KTP_ARG_FN = 1,		/* @index-th function argument (0-based), by the ABI */
+	KTP_ARG_REG,		/* register @index, enum ktp_probe_reg */
+	KTP_ARG_RET,		/* the return value (return probes) */
+};
+
+/* x86-64 registers an argument may name, as struct pt_regs has them. */
+enum ktp_probe_reg {
+	KTP_REG_AX, KTP_REG_BX, KTP_REG_CX, KTP_REG_DX, KTP_REG_SI,
+	KTP_REG_DI, KTP_REG_BP, KTP_REG_SP, KTP_REG_R8, KTP_REG_R9,
+	KTP_REG_R10, KTP_REG_R11, KTP_REG_R12, KTP_REG_R13, KTP_REG_R14,
+	KTP_REG_R15, KTP_REG_IP, KTP_NR_REGS
+};
+
+/* How an argument is kept. */
+enum ktp_probe_fetch {
+	KTP_FETCH_U8 = 1,	/* the value's low byte, ... */
+	KTP_FETCH_U16,
+	KTP_FETCH_U32,
+	KTP_FETCH_U64,		/* the whole value */
+	KTP_FETCH_STR,		/* a kernel string at the value */
+	KTP_FETCH_USTR,		/* a user string at the value, read without faulting */
+};
+
+struct ktp_probe_arg {
+	__u8 src;		/* enum ktp_probe_src */
+	__u8 index;
+	__u8 fetch;		/* enum ktp_probe_fetch */
+	__u8 pad;
+};
+
+struct ktp_probe_spec {
+	__u8 kind;		/* enum ktp_probe_kind */
+	__u8 nargs;
+	__u16 pad;
+	__u32 pad2;
+	__u64 offset;
+	struct ktp_probe_arg args[KTP_PROBE_MAX_ARGS];
+	char target[KTP_PROBE_TARGET_MAX];
+} __ktp_packed;
+
+/*
+ * A probe's hit: probe @id (its index in the session's list; the
+ * capture's meta names it and its arguments), the task @pid, and its
+ * arguments in order, each a u64 (numbers masked to their width). A
+ * string argument (bit i of @strings) has as its u64 (length << 32 |
+ * offset of its bytes from the record's start); the bytes follow the
+ * arguments, no NUL, the record padded to 4. h.flags: KTP_PROBE_HIT_RETURN
+ * for a return probe's, KTP_PROBE_HIT_TRUNC when a string was cut at
+ * KTP_PROBE_STR_MAX, KTP_PROBE_HIT_FAULT when one could not be read (its
+ * length 0).
+ */
+struct ktp_probe_hit {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 id;
+	__u8 nargs;
+	__u8 strings;		/* bit i: argument i is a string */
+	__u64 args[];
+} __ktp_packed;
+
+#define KTP_PROBE_HIT_TRUNC	0x01
+#define KTP_PROBE_HIT_FAULT	0x02
+#define KTP_PROBE_HIT_RETURN	0x04
+
+/*
+ * A marker (the debugfs "marker" file, like ftrace's trace_marker): the
+ * writer @pid and @len bytes of text, no NUL, the record padded to 4.
+ * h.flags: KTP_MARK_BEGIN or KTP_MARK_END for spans ("B "/"E " text
+ * prefixes, taken off), KTP_MARK_TRUNC when cut at KTP_MARK_MAX.
+ */
+struct ktp_mark {
+	struct ktp_hdr h;
+	__u32 pid;
+	__u16 len;
+	__u16 pad;
+	char text[];
+} __ktp_packed;
+
+#define KTP_MARK_BEGIN	0x01
+#define KTP_MARK_END	0x02
+#define KTP_MARK_TRUNC	0x04
+
 /* Which stacks the switch and waking take (param "stacks", meta "stacks"). */
 enum ktp_stack_kind {
 	KTP_STACKS_OFFCPU = 0x01,	/* a task leaving the CPU asleep */
@@ -619,6 +725,8 @@ enum ktp_genl_attr {
 	KTP_A_STACKS,		/* u32: KTP_STACKS_* (minor 2) */
 	KTP_A_SCX_HOOKS,	/* string: sched_ext hooks attached (minor 3, reply) */
 	KTP_A_SAMPLE_CGROUP,	/* u64: keep samples of tasks in this cgroup v2 subtree (minor 5) */
+	KTP_A_PROBES,		/* binary: struct ktp_probe_spec[] (minor 6) */
+	KTP_A_PROBE_STATS,	/* binary: u64[2] per probe, hits and misses (reply, minor 6) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
@@ -681,6 +789,10 @@ enum ktp_session_state {
 #endif
 KTP_ABI_SIZE(struct ktp_hdr, 8);
 KTP_ABI_SIZE(struct ktp_cgroup, 24);
+KTP_ABI_SIZE(struct ktp_probe_arg, 4);
+KTP_ABI_SIZE(struct ktp_probe_spec, 304);
+KTP_ABI_SIZE(struct ktp_probe_hit, 16);
+KTP_ABI_SIZE(struct ktp_mark, 16);
 KTP_ABI_SIZE(struct ktp_affinity, 16);
 KTP_ABI_SIZE(struct ktp_subbuf, 48);
 KTP_ABI_SIZE(struct ktp_time, 16);

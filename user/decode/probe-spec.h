@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Probes of the user's choosing (record --probe): their text, parsed.
+ *
+ *   [NAME=]k:FUNC[+OFF] [ARG]...       a kprobe
+ *   [NAME=]kr:FUNC [ARG]...            FUNC's return
+ *   [NAME=]u:PATH:SYMBOL[+OFF] [ARG]...  a uprobe (SYMBOL may be 0xOFFSET,
+ *                                      an offset in the file)
+ *   [NAME=]ur:PATH:SYMBOL [ARG]...     its return
+ *   ARG = ANAME=SRC[:TYPE]
+ *   SRC = arg1..arg6 (the function's arguments, x86-64 ABI), %REG (%di,
+ *         %ax, ...), ret (return probes)
+ *   TYPE = u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 (default x64),
+ *          str (a kernel string; a user string in a uprobe), ustr (a user
+ *          string, read without faulting)
+ *
+ * NAME defaults to FUNC or SYMBOL, with "%return" for return probes. A
+ * capture keeps each probe's text as probe_spec_format() writes it, one a
+ * line, in its meta (probe_table).
+ */
+#ifndef KTPROF_PROBE_SPEC_H
+#define KTPROF_PROBE_SPEC_H
+
+#include <stdint.h>
+
+#include "ktprof_abi.h"
+#include "util/error.h"
+
+#define PROBE_NAME_MAX 64
+
+/* How an argument is shown: the kernel's fetch and the sign and base. */
+enum probe_show {
+	PROBE_SHOW_UNSIGNED,
+	PROBE_SHOW_SIGNED,
+	PROBE_SHOW_HEX,
+	PROBE_SHOW_STRING,
+};
+
+struct probe_arg {
+	char name[PROBE_NAME_MAX];
+	struct ktp_probe_arg k;	/* src, index, fetch */
+	enum probe_show show;
+};
+
+struct probe_spec {
+	char name[PROBE_NAME_MAX];
+	enum ktp_probe_kind kind;
+	char path[KTP_PROBE_TARGET_MAX];	/* uprobes: the file */
+	char symbol[KTP_PROBE_TARGET_MAX];	/* the function, "" for an offset */
+	uint64_t offset;	/* from the symbol, or in the file */
+	unsigned int nargs;
+	struct probe_arg args[KTP_PROBE_MAX_ARGS];
+};
+
+/* Parse @text (see above) into @p. -EINVAL with the reason in @err. */
+int probe_spec_parse(const char *text, struct probe_spec *p, struct error *err);
+
+/* @p as text probe_spec_parse() reads back, in @buf. */
+const char *probe_spec_format(const struct probe_spec *p, char *buf, unsigned int len);
+
+/* Whether @p is a return probe. */
+static inline int probe_spec_is_return(const struct probe_spec *p)
+{
+	return p->kind == KTP_PROBE_KRETPROBE || p->kind == KTP_PROBE_URETPROBE;
+}
+
+/* Whether @p is a uprobe or a return uprobe. */
+static inline int probe_spec_is_user(const struct probe_spec *p)
+{
+	return p->kind == KTP_PROBE_UPROBE || p->kind == KTP_PROBE_URETPROBE;
+}
+
+/* "kprobe", "kretprobe", "uprobe", "uretprobe". */
+const char *probe_kind_name(enum ktp_probe_kind kind);
+
+/* A capture's probes, by id (their index), from its meta text. */
+struct probe_table {
+	unsigned int n;
+	struct probe_spec *probes;
+};
+
+/* Parse meta text, one probe_spec_format() line each; an empty table for NULL. */
+int probe_table_parse(const char *text, struct probe_table *t, struct error *err);
+void probe_table_fini(struct probe_table *t);
+
+/* Probe @id, or NULL when the capture has no such probe. */
+static inline const struct probe_spec *probe_table_get(const struct probe_table *t,
+							unsigned int id)
+{
+	return id < t->n ? &t->probes[id] : NULL;
+}
+
+#endif
