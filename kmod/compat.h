@@ -184,4 +184,26 @@ static const struct file_operations __name ## _fops = {			\
 #define KTP_HAVE_SCX_EXIT_TP (KTP_HAVE_SCX && LINUX_VERSION_CODE >= KERNEL_VERSION(7, 0, 0))
 #define KTP_HAVE_SCX_EVENT_TP KTP_HAVE_SCX_EXIT_TP
 
+/*
+ * Uprobes (record --probe u:, ur:). 6.12 made uprobe_register() return
+ * the uprobe, to unregister without the inode and offset, in two steps
+ * (the consumer's removal, then one synchronisation for all); 6.13 gave
+ * the consumer's handlers a u64 of session data (unused here).
+ */
+#define KTP_HAVE_UPROBES IS_ENABLED(CONFIG_UPROBES)
+#define KTP_UPROBE_HANDLE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define KTP_UPROBE_HANDLER_PROTO \
+	struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data
+#define KTP_URETPROBE_HANDLER_PROTO \
+	struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs, \
+	__u64 *data
+#else
+#define KTP_UPROBE_HANDLER_PROTO struct uprobe_consumer *uc, struct pt_regs *regs
+#define KTP_URETPROBE_HANDLER_PROTO \
+	struct uprobe_consumer *uc, unsigned long func, struct pt_regs *regs
+#endif
+#define KTP_HAVE_KPROBES IS_ENABLED(CONFIG_KPROBES)
+#define KTP_HAVE_KRETPROBES IS_ENABLED(CONFIG_KRETPROBES)
+
 #endif /* KTPROF_COMPAT_H */

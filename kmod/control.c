@@ -35,7 +35,7 @@
 #include "ktprof.h"
 
 struct dentry *ktp_debugfs_dir;
-static struct dentry *ktp_control_files[5];
+static struct dentry *ktp_control_files[6];
 
 static const char * const ktp_rec_names[] = KTP_REC_NAMES;
 static_assert(ARRAY_SIZE(ktp_rec_names) == KTP_REC_NR_TYPES);
@@ -367,6 +367,7 @@ int ktp_control_init(void)
 		{ "meta", 0400, &ktp_meta_fops },
 		{ "selftest", 0600, &ktp_selftest_fops },
 		{ "load", 0600, &ktp_load_file_fops },
+		{ "marker", 0220, &ktp_marker_fops },
 	};
 	size_t i;
 

@@ -144,6 +144,8 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_STOP_WITH_OWNER] = { .type = NLA_FLAG },
 	[KTP_A_STACKS] = NLA_POLICY_MASK(NLA_U32, KTP_STACKS_ALL),
 	[KTP_A_SAMPLE_CGROUP] = { .type = NLA_U64 },
+	[KTP_A_PROBES] = { .type = NLA_BINARY,
+			   .len = KTP_MAX_PROBES * sizeof(struct ktp_probe_spec) },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};
@@ -154,6 +156,8 @@ static void ktp_genl_req_free(struct ktp_genl_req *req)
 {
 	sock_put(req->ssk);
 	kfree_skb(req->skb);
+	if (req->cfg)
+		ktp_dyn_free(req->cfg->dyn);
 	kfree(req->cfg);
 	kfree(req);
 }
@@ -190,6 +194,7 @@ static void ktp_genl_req_fn(struct work_struct *work)
 	case KTP_CMD_START:
 		ret = ktp_session_start(req->cfg, req->owner_portid, err,
 					sizeof(err));
+		req->cfg->dyn = NULL;	/* the start took it */
 		if (ret == -EBUSY)
 			snprintf(err, sizeof(err), "a session is already running");
 		if (req->owner_portid)
@@ -228,6 +233,8 @@ static int ktp_genl_defer(struct sk_buff *skb, struct genl_info *info,
 	struct ktp_genl_req *req = kzalloc_obj(*req, GFP_KERNEL);
 
 	if (!req) {
+		if (cfg)
+			ktp_dyn_free(cfg->dyn);
 		kfree(cfg);
 		return -ENOMEM;
 	}
@@ -328,6 +335,27 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
+	if (a[KTP_A_PROBES]) {
+		unsigned int len = nla_len(a[KTP_A_PROBES]);
+		struct ktp_dyn_set *dyn;
+
+		if (!len || len % sizeof(struct ktp_probe_spec)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[KTP_A_PROBES],
+					    "malformed probe list");
+			ret = -EINVAL;
+			goto out;
+		}
+		/* Here, where the sender's credentials are. */
+		dyn = ktp_dyn_prepare(nla_data(a[KTP_A_PROBES]),
+				      len / sizeof(struct ktp_probe_spec),
+				      netlink_capable(skb, CAP_SYS_ADMIN),
+				      err, sizeof(err));
+		if (IS_ERR(dyn)) {
+			ret = PTR_ERR(dyn);
+			goto out_msg;
+		}
+		cfg->dyn = dyn;
+	}
 	/* The start itself may wait: not here (see the top). */
 	return ktp_genl_defer(skb, info, cfg,
 			      nla_get_flag(a[KTP_A_STOP_WITH_OWNER]) ?
@@ -336,6 +364,7 @@ out_msg:
 	if (ret && err[0])
 		ktp_set_err_msg(info->extack, err);
 out:
+	ktp_dyn_free(cfg->dyn);
 	kfree(cfg);
 	return ret;
 }
@@ -372,6 +401,13 @@ static int ktp_put_meta(struct sk_buff *msg)
 	    nla_put_u8(msg, KTP_A_OVERWRITE, s->cfg.overwrite) ||
 	    nla_put_u32(msg, KTP_A_STACKS, s->cfg.stacks))
 		return -EMSGSIZE;
+	{
+		u64 st[2 * KTP_MAX_PROBES];
+		unsigned int n = ktp_dyn_stats(st, KTP_MAX_PROBES);
+
+		if (n && nla_put(msg, KTP_A_PROBE_STATS, n * 2 * sizeof(u64), st))
+			return -EMSGSIZE;
+	}
 	if (s->cfg.events & ~ktp_events_unavailable() & KTP_EV_SCX) {
 		char hooks[128];
 

@@ -60,6 +60,8 @@ struct ktp_config {
 	u64 sample_cgroup_id;
 	struct cgroup *sample_cgrp;
 	u32 stacks;		/* KTP_STACKS_*: at switches and wakings */
+	/* record --probe's, checked in the sender's context; the start takes it */
+	struct ktp_dyn_set *dyn;
 };
 
 /*
@@ -207,6 +209,20 @@ int ktp_stacks_alloc(u32 kinds);
 void ktp_stacks_free(void);
 int ktp_parse_stacks(const char *s, u32 *kinds);
 const char *ktp_stack_kind_name(unsigned int bit);
+
+/* dynprobes.c: record --probe's kprobes and uprobes */
+struct ktp_dyn_set;
+struct ktp_dyn_set *ktp_dyn_prepare(const struct ktp_probe_spec *specs,
+				    unsigned int n, bool sys_admin, char *err,
+				    size_t errlen);
+void ktp_dyn_free(struct ktp_dyn_set *set);
+int ktp_dyn_register(struct ktp_dyn_set *set, char *err, size_t errlen);
+void ktp_dyn_unregister(void);
+void ktp_dyn_release(void);
+unsigned int ktp_dyn_stats(u64 *out, unsigned int n);
+
+/* marker.c */
+extern const struct file_operations ktp_marker_fops;
 
 /* tasks.c */
 void ktp_task_seen(struct task_struct *p);

@@ -361,6 +361,8 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 		      char *err, size_t errlen)
 {
 	struct ktp_session *s = &ktp_session;
+	/* Its probes are the session's from here, whatever the outcome. */
+	struct ktp_dyn_set *dyn = cfg->dyn;
 	u32 events;
 	int cpu, ret;
 
@@ -401,6 +403,11 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 	if (ret)
 		goto out_relay;
 	s->events_on = events;
+	s->cfg.dyn = NULL;
+	ret = ktp_dyn_register(dyn, err, errlen);
+	dyn = NULL;
+	if (ret)
+		goto out_probes;
 	/* Perf events on every traced CPU, or none at all. */
 	ret = ktp_sample_start(err, errlen);
 	if (ret)
@@ -424,6 +431,7 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 	return 0;
 
 out_probes:
+	ktp_dyn_unregister();
 	ktp_probes_unregister();
 	s->events_on = 0;
 out_relay:
@@ -433,6 +441,7 @@ out_bitmaps:
 out_cgroup:
 	ktp_filter_cgroup_put(&s->cfg);
 out:
+	ktp_dyn_free(dyn);
 	mutex_unlock(&ktp_lock);
 	return ret;
 }
@@ -451,6 +460,7 @@ static void __ktp_session_stop(void)
 	WRITE_ONCE(s->state, KTP_SESSION_STOPPED);
 	s->owner_portid = 0;
 	cpus_read_unlock();
+	ktp_dyn_unregister();
 	ktp_probes_unregister();
 	s->events_on = 0;
 	ktp_sample_stop();
@@ -530,6 +540,7 @@ void ktp_session_teardown(void)
 	mutex_lock(&ktp_lock);
 	ktp_relay_close();
 	ktp_free_bitmaps();
+	ktp_dyn_release();
 	ktp_session.state = KTP_SESSION_IDLE;
 	mutex_unlock(&ktp_lock);
 }

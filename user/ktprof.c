@@ -19,6 +19,7 @@ const struct cmd cmd_table[] = {
 	{ "dump", cmd_dump, &dump_cmd },
 	{ "convert", cmd_convert, &convert_cmd },
 	{ "report", cmd_report, &report_cmd },
+	{ "mark", cmd_mark, &mark_cmd },
 	{ "diff", cmd_diff, &diff_cmd },
 	{ "mcp", cmd_mcp, &mcp_cmd },
 	{ "help", cmd_help, &help_cmd },

@@ -15,6 +15,7 @@
 #include "capture/cgroup-table.h"
 #include "capture/cpu-stats.h"
 #include "cmd/cmd.h"
+#include "decode/probe-spec.h"
 #include "model/model.h"
 #include "report/analyze-schedstat.h"
 #include "ktprof_capture.pb-c.h"
@@ -203,8 +204,77 @@ static void print_stack_cache(const struct cpu_stats *st, int nst)
 }
 
 /* Module counters, and what the streams decode to (the model's pass), per CPU. */
+/* Probe records by probe id, counted in the model's pass. */
+struct probe_counts {
+	uint64_t records[KTP_MAX_PROBES];
+	uint64_t marks;
+};
+
+static int count_probe(void *ctx, const struct event *ev)
+{
+	struct probe_counts *c = ctx;
+	struct ktp_probe_hit h;
+
+	if (ev->type == KTP_REC_MARK) {
+		c->marks++;
+	} else if (ev->type == KTP_REC_PROBE) {
+		memcpy(&h, ev->rec, sizeof(h));
+		if (h.id < KTP_MAX_PROBES)
+			c->records[h.id]++;
+	}
+	return 0;
+}
+
+static const struct sched_ops probe_count_ops = { .event = count_probe };
+
+/*
+ * record --probe's probes: each one's records in the capture beside the
+ * module's count of its hits and misses (a hit without its record was
+ * lost, and counted with the CPU's losses).
+ */
+static void print_probes(const struct model *m, const struct probe_counts *c)
+{
+	const char *stats = input_probe_stats(m->in);
+	struct probe_table t;
+	struct error err;
+	char line[2048];
+	unsigned int i;
+
+	if (c->marks)
+		printf("markers           %" PRIu64 "\n", c->marks);
+	if (!input_probes(m->in))
+		return;
+	if (probe_table_parse(input_probes(m->in), &t, &err)) {
+		printf("probes            (unreadable: %s)\n", error_msg(&err));
+		return;
+	}
+	printf("probes            name, kind, records, hits, misses (the module's), spec\n");
+	for (i = 0; i < t.n; i++) {
+		const char *at = stats;
+		uint64_t hits = 0, missed = 0;
+		unsigned int id;
+		int found = 0;
+
+		while (at && *at && !found) {
+			found = sscanf(at, "%u %" SCNu64 " %" SCNu64, &id, &hits, &missed) == 3 &&
+				id == i;
+			at = strchr(at, '\n');
+			at = at ? at + 1 : NULL;
+		}
+		printf("  probe %s %s %" PRIu64, text_esc(t.probes[i].name),
+		       probe_kind_name(t.probes[i].kind), c->records[i]);
+		if (found)
+			printf(" %" PRIu64 " %" PRIu64, hits, missed);
+		else
+			printf(" ? ?");
+		printf(" %s\n", text_esc(probe_spec_format(&t.probes[i], line, sizeof(line))));
+	}
+	probe_table_fini(&t);
+}
+
 static int print_counts(struct model *m, struct capture_reader *r, struct error *err)
 {
+	struct probe_counts pc = { { 0 }, 0 };
 	struct cpu_stats *st = NULL;
 	uint64_t total_lost = 0;
 	int ret, nst = -ENOENT;
@@ -216,7 +286,10 @@ static int print_counts(struct model *m, struct capture_reader *r, struct error 
 		nst = cpu_stats_unpack(buf, len, &st);
 		free(buf);
 	}
-	ret = model_run(m, err);
+	ret = model_add_client(m, &probe_count_ops, &pc, 0);
+	if (!ret)
+		ret = model_run(m, err);
+	print_probes(m, &pc);
 	printf("per CPU\n  %4s %10s %12s %10s %8s %9s %8s %8s\n", "cpu", "records",
 	       "bytes", "lost", "samples", "throttled", "garbage", "missing");
 	for (i = 0; i < m->nr_streams; i++) {

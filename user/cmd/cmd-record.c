@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "decode/meta.h"
 #include "record/control-client.h"
+#include "record/probe-set.h"
 #include "record/recorder.h"
 #include "util/clock.h"
 #include "util/units.h"
@@ -51,6 +52,8 @@ struct record_opts {
 	const char *load;
 	int snapshots;
 	int schedstats;			/* --schedstats */
+	struct probe_set probes;	/* --probe */
+	char *probes_text;		/* their list for the capture */
 	int quiet;
 	char **cmd;			/* after "--" */
 };
@@ -58,6 +61,7 @@ struct record_opts {
 enum {
 	OPT_PMU = OPTS_LONG_ONLY, OPT_COMM, OPT_SUBBUF, OPT_OVERWRITE,
 	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS, OPT_SCHEDSTATS,
+	OPT_PROBE,
 };
 
 static const struct opt record_opts_table[] = {
@@ -80,6 +84,18 @@ static const struct opt record_opts_table[] = {
 		"below it only (with -p or --comm: of those, the\n"
 		"ones in it); PATH from the cgroup2 root, or under\n"
 		"its mount point" },
+	{ "probe", OPT_PROBE, "SPEC", "a probe of your choosing, each hit a record\n"
+		"(repeatable, 16):\n"
+		"[NAME=]k:FUNC[+OFF] [ARG...]   kprobe (CAP_SYS_ADMIN)\n"
+		"[NAME=]kr:FUNC [ARG...]        FUNC's return\n"
+		"[NAME=]u:PATH:SYMBOL[+OFF] [ARG...]  uprobe (SYMBOL\n"
+		"  may be 0xOFFSET in the file)\n"
+		"[NAME=]ur:PATH:SYMBOL [ARG...] its return\n"
+		"ARG is ANAME=SRC[:TYPE]: SRC arg1..arg6, %REG\n"
+		"(%di, %ax, ...) or ret (return probes); TYPE\n"
+		"u8..u64, s8..s64, x8..x64 (default x64), str\n"
+		"(kernel string; user string in a uprobe) or ustr\n"
+		"(user string), strings up to 128 bytes" },
 	{ "buffer-size", 'b', "SIZE", "relay buffer per CPU (default 2M)" },
 	{ "subbuf-size", OPT_SUBBUF, "SIZE", "relay sub-buffer size (default 256K)" },
 	{ "overwrite", OPT_OVERWRITE, NULL, "flight recorder: keep the newest when full" },
@@ -110,7 +126,13 @@ const struct opts record_cmd = {
 		"Record 10 seconds of CPUs 0 to 3, sampling cycles at 4 kHz:\n"
 		"$ ktprof record -d 10s -C 0-3 -S cycles@4000hz -o cap.ktp\n"
 		"A flight recorder, stopped with Ctrl-C, loading the module first:\n"
-		"$ ktprof record --overwrite --load /path/to/ktprof.ko\n",
+		"$ ktprof record --overwrite --load /path/to/ktprof.ko\n"
+		"Who opens which files, and the descriptors they get:\n"
+		"$ ktprof record --probe 'open=k:do_sys_openat2 dfd=arg1:s32 path=arg2:ustr' \\\n"
+		"    --probe 'kr:do_sys_openat2 fd=ret:s64' -d 10s\n"
+		"Calls of a program's function, with its first argument:\n"
+		"$ ktprof record --probe 'u:./server:handle_request id=arg1:u64' -- ./server\n"
+		"Leave a marker (as root) while recording: ktprof mark TEXT\n",
 	.opts = record_opts_table,
 	.in_order = 1,
 };
@@ -250,6 +272,15 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 	case OPT_SCHEDSTATS:
 		o->schedstats = 1;
 		return 0;
+	case OPT_PROBE: {
+		struct error err;
+
+		if (probe_set_add(&o->probes, arg, &err)) {
+			fprintf(stderr, "ktprof record: --probe '%s': %s\n", arg, error_msg(&err));
+			return 2;
+		}
+		return 0;
+	}
 	case 'b':
 		if (units_parse_size(arg, &o->buffer_size))
 			return bad_arg("-b %s: want a size such as 256K or 4M", arg);
@@ -314,6 +345,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		o->cmd = argv + optind;
 	if (o->cgroup && resolve_cgroup(o))
 		return 2;
+	if (o->probes.n && !(o->probes_text = probe_set_text(&o->probes))) {
+		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
+		return 2;
+	}
 	if (o->subbuf_size < 4096 || o->buffer_size < 2 * o->subbuf_size) {
 		fprintf(stderr, "ktprof record: the buffer (%" PRIu64 ") must hold at least 2 sub-buffers of at least 4K (%" PRIu64 ")\n",
 			o->buffer_size, o->subbuf_size);
@@ -533,6 +568,8 @@ static struct session_config session_of(const struct record_opts *o)
 		.sample_comm = o->comm,
 		.sample_cgroup = o->cgroup_id,
 		.stacks = o->stacks,
+		.probes = o->probes.k,
+		.nr_probes = o->probes.n,
 		.stop_with_owner = true,
 	};
 }
@@ -607,6 +644,7 @@ static int record_session(struct control_client *ctl, const struct record_opts *
 	cfg.nr_options = nr_options;
 	cfg.snapshots = o->snapshots;
 	cfg.session = session_of(o);
+	cfg.probes = o->probes_text;
 	r = recorder_new(&cfg, ctl);
 	if (!r) {
 		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
@@ -653,6 +691,7 @@ int cmd_record(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret) {
 		free(o.cgroup_path);
+		free(o.probes_text);
 		return ret < 0 ? 0 : ret;
 	}
 	if (when_parse(o.prepare, launch, &prepare_at) ||
@@ -675,5 +714,6 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "ktprof record: cannot remove the module: %s\n",
 			strerror(errno));
 	free(o.cgroup_path);
+	free(o.probes_text);
 	return status;
 }

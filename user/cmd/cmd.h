@@ -21,13 +21,14 @@ int cmd_dump(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_mark(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct opts convert_cmd, diff_cmd, dump_cmd, help_cmd, import_cmd,
-	info_cmd, mcp_cmd, record_cmd, report_cmd, version_cmd;
+	info_cmd, mark_cmd, mcp_cmd, record_cmd, report_cmd, version_cmd;
 
 /* The command table (ktprof.c): name, entry point, options. */
 struct cmd {

@@ -223,6 +223,8 @@ int control_client_start(struct control_client *c, const struct session_config *
 	    (cfg->sample_cgroup &&
 	     nla_put_u64(msg, KTP_A_SAMPLE_CGROUP, cfg->sample_cgroup)) ||
 	    (cfg->stacks && nla_put_u32(msg, KTP_A_STACKS, cfg->stacks)) ||
+	    (cfg->nr_probes &&
+	     nla_put(msg, KTP_A_PROBES, cfg->nr_probes * sizeof(*cfg->probes), cfg->probes)) ||
 	    (cfg->stop_with_owner && nla_put_flag(msg, KTP_A_STOP_WITH_OWNER))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -295,6 +297,38 @@ int control_client_get_meta(struct control_client *c, struct meta *m)
 	ret = transact(c, msg, parse_meta, m);
 	if (!ret && !m->nr_cpus)
 		ret = -EPROTO;	/* acked without a reply */
+	return ret;
+}
+
+struct probe_stats_acc {
+	uint64_t *v;
+	unsigned int max, n;
+};
+
+static int parse_probe_stats(struct nlattr **a, void *arg)
+{
+	struct probe_stats_acc *acc = arg;
+	unsigned int n;
+
+	if (!a[KTP_A_PROBE_STATS])
+		return NL_OK;
+	n = nla_len(a[KTP_A_PROBE_STATS]) / (2 * sizeof(uint64_t));
+	acc->n = n < acc->max ? n : acc->max;
+	memcpy(acc->v, nla_data(a[KTP_A_PROBE_STATS]), acc->n * 2 * sizeof(uint64_t));
+	return NL_OK;
+}
+
+int control_client_probe_stats(struct control_client *c, uint64_t *v, unsigned int max,
+			       unsigned int *n)
+{
+	struct nl_msg *msg = new_request(c, KTP_CMD_GET_META, NLM_F_ACK);
+	struct probe_stats_acc acc = { v, max, 0 };
+	int ret;
+
+	if (!msg)
+		return -ENOMEM;
+	ret = transact(c, msg, parse_probe_stats, &acc);
+	*n = acc.n;
 	return ret;
 }
 

@@ -32,6 +32,8 @@ struct session_config {
 	const char *sample_comm;	/* or of tasks with this comm */
 	uint32_t stacks;	/* KTP_STACKS_*: at switches and wakings */
 	bool stop_with_owner;	/* the module stops when this socket closes */
+	const struct ktp_probe_spec *probes;	/* record --probe's */
+	unsigned int nr_probes;
 };
 
 /*
@@ -52,6 +54,13 @@ int control_client_get_meta(struct control_client *c, struct meta *m);
 /* *stats is malloc'ed, *n entries (CPUs with a buffer). */
 int control_client_get_stats(struct control_client *c, struct cpu_stats **stats,
 		      unsigned int *n);
+
+/*
+ * The session's probes' hits and misses, a pair each by probe id, @max
+ * pairs at most into @v; *@n of them (0 without probes).
+ */
+int control_client_probe_stats(struct control_client *c, uint64_t *v, unsigned int max,
+			       unsigned int *n);
 
 /* The kernel's extended-ack message of the last failed call, or "". */
 const char *control_client_message(const struct control_client *c);

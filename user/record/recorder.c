@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -55,6 +56,7 @@ struct recorder {
 	int schedstats_restore;		/* it was turned on here: off again at the end */
 	char *cgroups[2];		/* cgroup2 id -> path at start and stop, or NULL */
 	char *cgroup_cpu[2];		/* their cpu.stat at start and stop, or NULL */
+	char probe_stats[KTP_MAX_PROBES * 48];	/* "ID HITS MISSES" lines at stop */
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -245,6 +247,8 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.cgroups_stop = stop_ns ? r->cgroups[1] : NULL,
 		.cgroup_cpu_start = r->cgroup_cpu[0],
 		.cgroup_cpu_stop = stop_ns ? r->cgroup_cpu[1] : NULL,
+		.probes = r->cfg.probes,
+		.probe_stats = stop_ns ? r->probe_stats : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,
 		.nr_options = r->cfg.nr_options,
@@ -397,6 +401,25 @@ static int join_readers(struct recorder *r)
 	return ret;
 }
 
+/* Each probe's hits and misses, as the module counted them, for META. */
+static int read_probe_stats(struct recorder *r)
+{
+	uint64_t v[2 * KTP_MAX_PROBES];
+	unsigned int i, n;
+	size_t used = 0;
+	int ret;
+
+	if (!r->cfg.session.nr_probes)
+		return 0;
+	ret = control_client_probe_stats(r->ctl, v, KTP_MAX_PROBES, &n);
+	if (ret)
+		return error_set(&r->err, ret, "probe counts: %s", error_str(ret));
+	for (i = 0; i < n; i++)
+		used += snprintf(r->probe_stats + used, sizeof(r->probe_stats) - used,
+				 "%u %" PRIu64 " %" PRIu64 "\n", i, v[2 * i], v[2 * i + 1]);
+	return 0;
+}
+
 int recorder_stop(struct recorder *r)
 {
 	uint64_t stop_ns, *bytes = NULL;
@@ -418,6 +441,9 @@ int recorder_stop(struct recorder *r)
 	if (r->cfg.cgroups)
 		cgroup_table_read(&r->cgroups[1], &r->cgroup_cpu[1]);
 	ret = join_readers(r);
+	if (ret)
+		return ret;
+	ret = read_probe_stats(r);
 	if (ret)
 		return ret;
 	ret = control_client_get_stats(r->ctl, &r->final, &r->nr_final);

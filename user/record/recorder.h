@@ -30,6 +30,7 @@ struct recorder_config {
 	const char *schedstats_sysctl;
 	int schedstats_on;
 	int cgroups;			/* the cgroup2 id -> path table (1: yes) */
+	const char *probes;		/* --probe's list for the capture, or NULL */
 };
 
 struct recorder_progress {

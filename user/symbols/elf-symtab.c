@@ -249,3 +249,24 @@ int elf_symtab_lookup(const struct elf_symtab *t, uint64_t off, struct usym *out
 	out->offset = vaddr - f->start;
 	return 0;
 }
+
+int elf_symtab_find(const struct elf_symtab *t, const char *name, uint64_t *off)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < t->n; i++) {
+		const struct elf_func *f = &t->funcs[i];
+
+		if (strcmp(t->pool + f->name, name))
+			continue;
+		/* Its address back to where the file holds its code. */
+		for (s = 0; s < t->nsegs; s++) {
+			if (f->start >= t->segs[s].vaddr &&
+			    f->start < t->segs[s].vaddr + t->segs[s].filesz) {
+				*off = f->start - t->segs[s].vaddr + t->segs[s].offset;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}

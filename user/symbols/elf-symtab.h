@@ -31,4 +31,10 @@ int elf_symtab_lookup(const struct elf_symtab *t, uint64_t off, struct usym *out
 
 unsigned int elf_symtab_count(const struct elf_symtab *t);
 
+/*
+ * The file offset of function @name's first instruction (what a uprobe
+ * takes): 0, or -ENOENT when the file has no such function.
+ */
+int elf_symtab_find(const struct elf_symtab *t, const char *name, uint64_t *off);
+
 #endif

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# record --probe and markers, known answers:
+#   - a kprobe on do_sys_openat2 with the file name as a user string, and
+#     its return probe: a shell opens /tmp/ktp-probe-a 5 times,
+#     /tmp/ktp-probe-b 3 times and a missing file once; exactly those
+#     hits with those names come from its pid, and each open's return
+#     (the same pid's next return hit) is a descriptor, -2 (ENOENT) for
+#     the missing file;
+#   - a uprobe on tests/workloads/probed's ktp_probed_request(id, delta,
+#     name) and its return: 10 calls, request i with id 1000 + i, delta
+#     i - 3 (s32: -2 and -1 first), name odd/even; returns 2 * id;
+#   - markers written by a shell loop to the debugfs file, in order, with
+#     its pid; a "B "/"E " pair is a span's begin and end (flags, prefix
+#     taken off) at least its sleep apart; ktprof mark writes one with its
+#     own pid; with no session running, ktprof mark says so;
+#   - the module's counts (META probe_stats): hits as many as records
+#     (nothing lost), no misses;
+#   - a kprobe on a function the write path calls (relay's sub-buffer
+#     switch, which runs inside ktp_reserve()) records and stops cleanly;
+#   - refused before any session, with no capture written: a kprobe on
+#     ktprof's own code, an unknown function, a mid-instruction offset,
+#     kprobes without CAP_SYS_ADMIN, a missing file;
+#   - a uprobe's file replaced (renamed over) during the session: the
+#     session stops, the module unloads, and on the debug kernel kmemleak
+#     finds nothing new.
+. "$(dirname "$0")/lib.sh"
+out=$KTPROF_TEST_OUT
+kmemleak=/sys/kernel/debug/kmemleak
+
+refused() {
+	local name=$1 want=$2
+	shift 2
+	rm -f "$out/x.ktp"
+	! "$KTPROF" record -q -S none -d 1s -o "$out/x.ktp" "$@" 2>"$out/$name.err" ||
+		fail "$name: taken"
+	grep -q -- "$want" "$out/$name.err" || fail "$name: $(cat "$out/$name.err"), want \"$want\""
+	[ ! -e "$out/x.ktp" ] || fail "$name: a refused record wrote a capture"
+}
+
+guest() {
+	[ -w $kmemleak ] && { echo scan >$kmemleak; echo clear >$kmemleak; }
+	load_module
+	echo a >/tmp/ktp-probe-a
+	echo b >/tmp/ktp-probe-b
+	rm -f /tmp/ktp-probe-none
+	"$KTPROF" record -q -S none -o "$out/k.ktp" \
+		--probe 'open=k:do_sys_openat2 dfd=arg1:s32 path=arg2:ustr' \
+		--probe 'kr:do_sys_openat2 fd=ret:s32' -- sh -c '
+		echo "opener $$" >'"$out/pids"'
+		for i in 1 2 3 4 5; do : </tmp/ktp-probe-a; done
+		for i in 1 2 3; do : </tmp/ktp-probe-b; done
+		{ : </tmp/ktp-probe-none; } 2>/dev/null; true' \
+		2>"$out/k.err" || fail "record kprobes failed: $(cat "$out/k.err")"
+	"$KTPROF" record -q -S none -o "$out/u.ktp" \
+		--probe "u:$WORKLOADS/probed:ktp_probed_request id=arg1:u64 delta=arg2:s32 name=arg3:str" \
+		--probe "ur:$WORKLOADS/probed:ktp_probed_request ret=ret:u64" -- \
+		"$WORKLOADS/probed" -n 10 >"$out/probed.out" 2>"$out/u.err" ||
+		fail "record uprobes failed: $(cat "$out/u.err")"
+	"$KTPROF" record -q -S none -o "$out/m.ktp" -- sh -c '
+		echo "marker $$" >>'"$out/pids"'
+		for i in 1 2 3; do echo "step $i" >'"$KTPROF_DBG"'/marker; done
+		echo "B phase" >'"$KTPROF_DBG"'/marker
+		sleep 0.2
+		echo "E phase" >'"$KTPROF_DBG"'/marker
+		"$0" mark --end "from ktprof mark" & echo "mark $!" >>'"$out/pids"'; wait' \
+		"$KTPROF" 2>"$out/m.err" || fail "record markers failed: $(cat "$out/m.err")"
+	! "$KTPROF" mark nothing 2>"$out/mark-idle.err" || fail "mark without a session succeeded"
+	grep -q "no session is running" "$out/mark-idle.err" ||
+		fail "mark without a session: $(cat "$out/mark-idle.err")"
+	"$KTPROF" record -q -S none -o "$out/relay.ktp" --probe 'k:relay_switch_subbuf' -- \
+		sh -c 'i=0; while [ $i -lt 200 ]; do : </tmp/ktp-probe-a; i=$((i + 1)); done' \
+		2>"$out/relay.err" || fail "record with a probe in the write path failed: $(cat "$out/relay.err")"
+	refused own "ktprof's own code cannot be probed" --probe 'k:ktp_reserve'
+	refused unknown "no such kernel function" --probe 'k:ktp_no_such_function'
+	refused offset "cannot be probed" --probe 'k:do_sys_openat2+1'
+	refused nofile "No such file" --probe 'u:/tmp/ktp-no-such-file:main'
+	if command -v setpriv >/dev/null; then
+		refused cap "kprobes need CAP_SYS_ADMIN" setpriv --bounding-set=-sys_admin -- \
+			"$KTPROF" record -q -S none -d 1s -o "$out/x.ktp" --probe 'k:do_sys_openat2'
+	fi
+	# Replaced during the session: a rename over the probed file.
+	cp "$WORKLOADS/probed" /tmp/ktp-probed
+	"$KTPROF" record -q -S none -o "$out/replaced.ktp" \
+		--probe 'u:/tmp/ktp-probed:ktp_probed_request id=arg1:u64' -- sh -c '
+		/tmp/ktp-probed -n 3 >/dev/null
+		cp /tmp/ktp-probed /tmp/ktp-probed.new && mv /tmp/ktp-probed.new /tmp/ktp-probed
+		/tmp/ktp-probed -n 2 >/dev/null' 2>"$out/replaced.err" ||
+		fail "record with the file replaced failed: $(cat "$out/replaced.err")"
+	unload_module
+	if [ -w $kmemleak ]; then
+		echo scan >$kmemleak
+		echo scan >$kmemleak
+		leaks=$(grep -c '^unreferenced object' $kmemleak)
+		[ "$leaks" = 0 ] || { head -60 $kmemleak; fail "kmemleak: $leaks objects"; }
+		echo "kmemleak: nothing new"
+	fi
+	true
+}
+
+host() {
+	local f
+	for f in k u m relay replaced; do
+		"$KTPROF" dump --json "$out/$f.ktp" >"$out/$f.json" || fail "dump $f failed"
+	done
+	"$KTPROF" info "$out/k.ktp" >"$out/k.info" || fail "info failed"
+	/usr/bin/python3 - "$out" <<'PY' || fail "probe check failed"
+import json, sys
+out = sys.argv[1]
+pids = dict(l.split() for l in open(out + "/pids"))
+ok = True
+def bad(msg):
+    global ok
+    print(msg)
+    ok = False
+def load(name):
+    return [json.loads(l) for l in open("%s/%s.json" % (out, name))]
+def num(v, bits=64, signed=False):
+    v = int(v, 16) if isinstance(v, str) else int(v)
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if signed and v >> (bits - 1) else v
+# A probe record's id (dump names it when the capture has the list) and
+# its argument i, by name or as argN.
+def hits(evs, pid, probe, names):
+    got = []
+    for e in evs:
+        if e["type"] != "probe" or e["pid"] != pid or e["probe"] not in probe:
+            continue
+        got.append([e.get(n, e.get("arg%d" % i)) for i, n in enumerate(names)] + [e])
+    return got
+def stats(name):
+    # probe_stats: the module's hits and misses per probe, in info's text
+    return None
+
+k = load("k")
+opener = int(pids["opener"])
+opens = hits(k, opener, (0, "open"), ["dfd", "path"])
+rets = hits(k, opener, (1, "do_sys_openat2%return"), ["fd"])
+seq = sorted([(o[-1]["ts"], "open", o[1]) for o in opens] + [(r[-1]["ts"], "ret", num(r[0], 32, True)) for r in rets])
+paths = [s[2] for s in seq if s[1] == "open" and s[2].startswith("/tmp/ktp-probe-")]
+want = ["/tmp/ktp-probe-a"] * 5 + ["/tmp/ktp-probe-b"] * 3 + ["/tmp/ktp-probe-none"]
+print("opens of /tmp/ktp-probe-*: %s" % paths)
+if paths != want:
+    bad("opens: %s, want %s" % (paths, want))
+pairs = []
+for i, s in enumerate(seq):
+    if s[1] == "open" and s[2].startswith("/tmp/ktp-probe-"):
+        nxt = [t for t in seq[i + 1:] if t[1] == "ret"][:1]
+        pairs.append((s[2], nxt[0][2] if nxt else None))
+print("returns: %s" % pairs)
+for path, fd in pairs:
+    if fd is None or (path.endswith("none") and fd != -2) or (not path.endswith("none") and fd < 0):
+        bad("%s returned %s" % (path, fd))
+for o in opens:
+    if num(o[0], 32, True) != -100:		# AT_FDCWD
+        bad("an open's dfd is %s, want AT_FDCWD (-100)" % o[0])
+        break
+
+u = load("u")
+probed = int(open(out + "/probed.out").read().split()[0].split("=")[1])
+calls = hits(u, probed, (0, "ktp_probed_request"), ["id", "delta", "name"])
+got = [(num(c[0]), num(c[1], 32, True), c[2]) for c in calls]
+want = [(1000 + i, i - 3, "odd" if i % 2 else "even") for i in range(1, 11)]
+print("uprobe: %s" % got)
+if got != want:
+    bad("uprobe hits %s, want %s" % (got, want))
+rets = [num(r[0]) for r in hits(u, probed, (1, "ktp_probed_request%return"), ["ret"])]
+print("uretprobe: %s" % rets)
+if rets != [2 * (1000 + i) for i in range(1, 11)]:
+    bad("uretprobe hits %s" % rets)
+
+m = load("m")
+marks = [e for e in m if e["type"] == "mark"]
+sh = int(pids["marker"])
+mine = [(e["text"], e.get("span")) for e in marks if e["pid"] == sh]
+print("markers of the shell: %s" % mine)
+if mine != [("step 1", None), ("step 2", None), ("step 3", None), ("phase", "begin"), ("phase", "end")]:
+    bad("markers %s" % mine)
+span = [e["ts"] for e in marks if e["pid"] == sh and e["text"] == "phase"]
+if len(span) == 2 and span[1] - span[0] < 200000000:
+    bad("the span lasted %d ns, under its 0.2 s sleep" % (span[1] - span[0]))
+other = [(e["pid"], e["text"], e.get("span")) for e in marks if e["pid"] != sh]
+if other != [(int(pids["mark"]), "from ktprof mark", "end")]:
+    bad("ktprof mark's marker: %s" % other)
+
+relay = load("relay")
+n = sum(1 for e in relay if e["type"] == "probe")
+print("hits of relay_switch_subbuf recorded: %d" % n)
+rep = load("replaced")
+n = sum(1 for e in rep if e["type"] == "probe")
+print("hits of the replaced file's probe: %d (3 before the rename)" % n)
+if n < 3:
+    bad("the replaced file's probe: %d hits, want at least the 3 before the rename" % n)
+sys.exit(0 if ok else 1)
+PY
+	# The module's counts, as info shows them: every hit recorded, no miss.
+	grep -q 'probe  *open  *kprobe' "$out/k.info" || fail "info: no probe lines: $(cat "$out/k.info")"
+	awk '$1 == "probe" { if ($4 != $5 || $6 != 0) bad = 1; n++ }
+	     END { exit !(n == 2 && !bad) }' "$out/k.info" ||
+		fail "info: hits, records and misses: $(grep '^ *probe' "$out/k.info")"
+	echo ok
+}
+
+run_phases
