@@ -411,7 +411,8 @@ static int ktp_dyn_kernel_error(const struct ktp_probe_spec *s, int ret,
 	snprintf(err, errlen, "%s%s+0x%llx: %s (error %d)",
 		 s->kind == KTP_PROBE_KRETPROBE ? "kr:" : "k:", s->target,
 		 s->offset, why, ret);
-	return ret;
+	/* EILSEQ (mid-instruction) would read as a text encoding error. */
+	return ret == -EILSEQ ? -EINVAL : ret;
 }
 
 static int ktp_dyn_register_kernel(struct ktp_dyn_probe *dp, char *err,

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # record --probe and markers, known answers:
 #   - a kprobe on do_sys_openat2 with the file name as a user string, and
-#     its return probe: a shell opens /tmp/ktp-probe-a 5 times,
-#     /tmp/ktp-probe-b 3 times and a missing file once; exactly those
+#     its return probe: a shell opens ktp-probe-a 5 times,
+#     ktp-probe-b 3 times and a missing file once; exactly those
 #     hits with those names come from its pid, and each open's return
 #     (the same pid's next return hit) is a descriptor, -2 (ENOENT) for
 #     the missing file;
@@ -28,12 +28,19 @@
 out=$KTPROF_TEST_OUT
 kmemleak=/sys/kernel/debug/kmemleak
 
+# refused NAME WANT [PREFIX... --] RECORD-OPTIONS...: a record, run under
+# PREFIX (setpriv), refused with WANT in its message.
 refused() {
-	local name=$1 want=$2
+	local name=$1 want=$2 prefix=()
 	shift 2
+	if [ "$1" = setpriv ]; then
+		while [ "$1" != -- ]; do prefix+=("$1"); shift; done
+		prefix+=(--)
+		shift
+	fi
 	rm -f "$out/x.ktp"
-	! "$KTPROF" record -q -S none -d 1s -o "$out/x.ktp" "$@" 2>"$out/$name.err" ||
-		fail "$name: taken"
+	! "${prefix[@]}" "$KTPROF" record -q -S none -d 1s -o "$out/x.ktp" "$@" \
+		2>"$out/$name.err" || fail "$name: taken"
 	grep -q -- "$want" "$out/$name.err" || fail "$name: $(cat "$out/$name.err"), want \"$want\""
 	[ ! -e "$out/x.ktp" ] || fail "$name: a refused record wrote a capture"
 }
@@ -41,16 +48,18 @@ refused() {
 guest() {
 	[ -w $kmemleak ] && { echo scan >$kmemleak; echo clear >$kmemleak; }
 	load_module
-	echo a >/tmp/ktp-probe-a
-	echo b >/tmp/ktp-probe-b
-	rm -f /tmp/ktp-probe-none
+	# The guest's /tmp is read-only: files under the test's directory.
+	export P=$out
+	echo a >"$P/ktp-probe-a"
+	echo b >"$P/ktp-probe-b"
+	rm -f "$P/ktp-probe-none"
 	"$KTPROF" record -q -S none -o "$out/k.ktp" \
 		--probe 'open=k:do_sys_openat2 dfd=arg1:s32 path=arg2:ustr' \
 		--probe 'kr:do_sys_openat2 fd=ret:s32' -- sh -c '
 		echo "opener $$" >'"$out/pids"'
-		for i in 1 2 3 4 5; do : </tmp/ktp-probe-a; done
-		for i in 1 2 3; do : </tmp/ktp-probe-b; done
-		{ : </tmp/ktp-probe-none; } 2>/dev/null; true' \
+		for i in 1 2 3 4 5; do : <"$P/ktp-probe-a"; done
+		for i in 1 2 3; do : <"$P/ktp-probe-b"; done
+		{ : <"$P/ktp-probe-none"; } 2>/dev/null; true' \
 		2>"$out/k.err" || fail "record kprobes failed: $(cat "$out/k.err")"
 	"$KTPROF" record -q -S none -o "$out/u.ktp" \
 		--probe "u:$WORKLOADS/probed:ktp_probed_request id=arg1:u64 delta=arg2:s32 name=arg3:str" \
@@ -68,24 +77,26 @@ guest() {
 	! "$KTPROF" mark nothing 2>"$out/mark-idle.err" || fail "mark without a session succeeded"
 	grep -q "no session is running" "$out/mark-idle.err" ||
 		fail "mark without a session: $(cat "$out/mark-idle.err")"
-	"$KTPROF" record -q -S none -o "$out/relay.ktp" --probe 'k:relay_switch_subbuf' -- \
-		sh -c 'i=0; while [ $i -lt 200 ]; do : </tmp/ktp-probe-a; i=$((i + 1)); done' \
+	# Small sub-buffers: the switch comes often, inside ktp_reserve().
+	"$KTPROF" record -q -S none -b 64K --subbuf-size 4K -o "$out/relay.ktp" \
+		--probe 'k:relay_switch_subbuf' -- \
+		sh -c 'i=0; while [ $i -lt 200 ]; do : <"$P/ktp-probe-a"; i=$((i + 1)); done' \
 		2>"$out/relay.err" || fail "record with a probe in the write path failed: $(cat "$out/relay.err")"
 	refused own "ktprof's own code cannot be probed" --probe 'k:ktp_reserve'
 	refused unknown "no such kernel function" --probe 'k:ktp_no_such_function'
 	refused offset "cannot be probed" --probe 'k:do_sys_openat2+1'
-	refused nofile "No such file" --probe 'u:/tmp/ktp-no-such-file:main'
+	refused nofile "No such file" --probe "u:$out/ktp-no-such-file:main"
 	if command -v setpriv >/dev/null; then
 		refused cap "kprobes need CAP_SYS_ADMIN" setpriv --bounding-set=-sys_admin -- \
-			"$KTPROF" record -q -S none -d 1s -o "$out/x.ktp" --probe 'k:do_sys_openat2'
+			--probe 'k:do_sys_openat2'
 	fi
 	# Replaced during the session: a rename over the probed file.
-	cp "$WORKLOADS/probed" /tmp/ktp-probed
+	cp "$WORKLOADS/probed" "$P/ktp-probed"
 	"$KTPROF" record -q -S none -o "$out/replaced.ktp" \
-		--probe 'u:/tmp/ktp-probed:ktp_probed_request id=arg1:u64' -- sh -c '
-		/tmp/ktp-probed -n 3 >/dev/null
-		cp /tmp/ktp-probed /tmp/ktp-probed.new && mv /tmp/ktp-probed.new /tmp/ktp-probed
-		/tmp/ktp-probed -n 2 >/dev/null' 2>"$out/replaced.err" ||
+		--probe "u:$P/ktp-probed:ktp_probed_request id=arg1:u64" -- sh -c '
+		"$P/ktp-probed" -n 3 >/dev/null
+		cp "$P/ktp-probed" "$P/ktp-probed.new" && mv "$P/ktp-probed.new" "$P/ktp-probed"
+		"$P/ktp-probed" -n 2 >/dev/null' 2>"$out/replaced.err" ||
 		fail "record with the file replaced failed: $(cat "$out/replaced.err")"
 	unload_module
 	if [ -w $kmemleak ]; then
@@ -104,6 +115,8 @@ host() {
 		"$KTPROF" dump --json "$out/$f.ktp" >"$out/$f.json" || fail "dump $f failed"
 	done
 	"$KTPROF" info "$out/k.ktp" >"$out/k.info" || fail "info failed"
+	"$KTPROF" info "$out/relay.ktp" >"$out/relay.info" || fail "info relay failed"
+	grep '^ *probe ' "$out/relay.info"
 	/usr/bin/python3 - "$out" <<'PY' || fail "probe check failed"
 import json, sys
 out = sys.argv[1]
@@ -137,14 +150,15 @@ opener = int(pids["opener"])
 opens = hits(k, opener, (0, "open"), ["dfd", "path"])
 rets = hits(k, opener, (1, "do_sys_openat2%return"), ["fd"])
 seq = sorted([(o[-1]["ts"], "open", o[1]) for o in opens] + [(r[-1]["ts"], "ret", num(r[0], 32, True)) for r in rets])
-paths = [s[2] for s in seq if s[1] == "open" and s[2].startswith("/tmp/ktp-probe-")]
-want = ["/tmp/ktp-probe-a"] * 5 + ["/tmp/ktp-probe-b"] * 3 + ["/tmp/ktp-probe-none"]
-print("opens of /tmp/ktp-probe-*: %s" % paths)
+pre = out + "/ktp-probe-"
+paths = [s[2][len(pre):] for s in seq if s[1] == "open" and s[2].startswith(pre)]
+want = ["a"] * 5 + ["b"] * 3 + ["none"]
+print("opens of %s*: %s" % (pre, paths))
 if paths != want:
     bad("opens: %s, want %s" % (paths, want))
 pairs = []
 for i, s in enumerate(seq):
-    if s[1] == "open" and s[2].startswith("/tmp/ktp-probe-"):
+    if s[1] == "open" and s[2].startswith(pre):
         nxt = [t for t in seq[i + 1:] if t[1] == "ret"][:1]
         pairs.append((s[2], nxt[0][2] if nxt else None))
 print("returns: %s" % pairs)
@@ -186,6 +200,8 @@ if other != [(int(pids["mark"]), "from ktprof mark", "end")]:
 relay = load("relay")
 n = sum(1 for e in relay if e["type"] == "probe")
 print("hits of relay_switch_subbuf recorded: %d" % n)
+if not n:
+    bad("no hit of relay_switch_subbuf recorded")
 rep = load("replaced")
 n = sum(1 for e in rep if e["type"] == "probe")
 print("hits of the replaced file's probe: %d (3 before the rename)" % n)

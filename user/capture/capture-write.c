@@ -319,6 +319,14 @@ int capture_writer_close(struct capture_writer *w)
 	return ret;
 }
 
+void capture_writer_discard(struct capture_writer *w)
+{
+	outfile_discard(w->out);
+	pthread_mutex_destroy(&w->lock);
+	free_files(w);
+	free(w);
+}
+
 void capture_writer_abort(struct capture_writer *w)
 {
 	if (w->flags & OUTFILE_IN_PLACE)

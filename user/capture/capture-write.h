@@ -50,6 +50,8 @@ int capture_writer_close(struct capture_writer *w);
  * Close without the END chunk: in place, the capture stays and reads as
  * truncated; otherwise nothing is left of it.
  */
+/* Close and remove the file, whatever the flags: nothing in it is wanted. */
+void capture_writer_discard(struct capture_writer *w);
 void capture_writer_abort(struct capture_writer *w);
 
 uint64_t capture_writer_bytes(const struct capture_writer *w);

@@ -336,7 +336,7 @@ static void schedstats_end(struct recorder *r)
 	sysctl_write(r->cfg.schedstats_sysctl, "0");
 }
 
-int recorder_start(struct recorder *r)
+static int start_session(struct recorder *r)
 {
 	int ret;
 
@@ -377,6 +377,18 @@ int recorder_start(struct recorder *r)
 	if (ret)
 		return error_set(&r->err, ret, "%s: %s", r->cfg.output, error_str(ret));
 	return recorder_poll(r);
+}
+
+int recorder_start(struct recorder *r)
+{
+	int ret = start_session(r);
+
+	/* A session that never started leaves no capture (a refused probe, ...). */
+	if (ret && !r->started && r->w) {
+		capture_writer_discard(r->w);
+		r->w = NULL;
+	}
+	return ret;
 }
 
 static int join_readers(struct recorder *r)
