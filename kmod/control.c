@@ -17,6 +17,9 @@
  *   load      write RATE: selftest records at RATE a second on every
  *             traced CPU until 0 or the session's stop (load.c); read
  *             the rate and the last load's written, dropped, missed
+ *   marker    write TEXT: a MARK record with the writer's pid, like
+ *             ftrace's trace_marker ("B TEXT"/"E TEXT": a span's begin
+ *             and end; marker.c); ENODATA with no session running
  * A shell-only VM init script can capture with these and `cat`.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
