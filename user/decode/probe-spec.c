@@ -215,19 +215,29 @@ static int parse_arg(char *s, const struct probe_spec *p, struct probe_arg *a,
 	return 0;
 }
 
+/*
+ * FUNC, FUNC_0xOFF, FILE_0xOFF, with "%return" for return probes: what a
+ * name may hold (name_ok()), so that the capture's list reads back.
+ */
 static void default_name(struct probe_spec *p)
 {
-	const char *base = p->symbol;
-	char off[32] = "";
+	const char *base = p->symbol, *ret = probe_spec_is_return(p) ? "%return" : "";
+	char tail[40] = "";
+	size_t i, n = 0, room;
 
-	if (!*base) {
+	if (!*base)
 		base = strrchr(p->path, '/') ? strrchr(p->path, '/') + 1 : p->path;
-		snprintf(off, sizeof(off), "_0x%" PRIx64, p->offset);
-	} else if (p->offset) {
-		snprintf(off, sizeof(off), "+0x%" PRIx64, p->offset);
-	}
-	snprintf(p->name, sizeof(p->name), "%.40s%s%s", base, off,
-		 probe_spec_is_return(p) ? "%return" : "");
+	if (!p->symbol[0] || p->offset)
+		snprintf(tail, sizeof(tail), "_0x%" PRIx64 "%s", p->offset, ret);
+	else
+		snprintf(tail, sizeof(tail), "%s", ret);
+	room = PROBE_NAME_MAX - 2 - strlen(tail);
+	if (!base[0] || isdigit((unsigned char)base[0]))
+		p->name[n++] = '_';
+	for (i = 0; base[i] && n < room; i++)
+		p->name[n++] = isalnum((unsigned char)base[i]) || base[i] == '_' ||
+			       base[i] == '.' ? base[i] : '_';
+	strcpy(p->name + n, tail);
 }
 
 static int parse_words(char *s, struct probe_spec *p, struct error *err)
