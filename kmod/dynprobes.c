@@ -182,13 +182,15 @@ static u32 ktp_dyn_fetch(const struct ktp_dyn_probe *dp, struct pt_regs *regs,
 static void ktp_dyn_hit(struct ktp_dyn_probe *dp, struct pt_regs *regs,
 			u8 flags)
 {
+	struct ktp_dyn_set *set = READ_ONCE(ktp_dyn);
 	struct ktp_dyn_scratch *sc;
 	unsigned long irqflags;
 	struct ktp_wr w;
 	u32 size, padded;
 	u8 *r;
 
-	if (!READ_ONCE(ktp_dyn) || !READ_ONCE(ktp_dyn->live))
+	/* NULL while a set registers: none of its probes records yet. */
+	if (!set || !READ_ONCE(set->live))
 		return;
 	local_irq_save(irqflags);
 	/* Hits count where the session records: a traced CPU, between its marks. */
