@@ -134,7 +134,7 @@ const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_a
 	'analyze_wakeup_latency', 'analyze_task_states', 'analyze_migrations',
 	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
 	'analyze_offcpu', 'analyze_dsq', 'analyze_power', 'analyze_balance', 'analyze_cgroups',
-	'analyze_schedstat', 'find_scheduling_bottlenecks',
+	'analyze_schedstat', 'analyze_probes', 'find_scheduling_bottlenecks',
 	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
 for (const t of tools) {
@@ -230,6 +230,7 @@ const analyses = [
 	['analyze_power', ['--power'], {}],
 	['analyze_cgroups', ['--cgroups'], {}],
 	['analyze_schedstat', ['--schedstat'], {}],
+	['analyze_probes', ['--probes'], {}],
 	['analyze_balance', ['--balance'],
 		{ threads: 'stranded_ns', processes: 'stranded_ns' }],
 	['find_scheduling_bottlenecks', ['--findings'], {}],

@@ -257,7 +257,7 @@ UNIT_TEST(tools_list)
 	unsigned int i, n = json_object_array_length(tools), offcpu = 0, dsq = 0;
 	int r;
 
-	CHECK_EQ(n, 25);
+	CHECK_EQ(n, 26);
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tools, i);
 

@@ -12,6 +12,7 @@
 #include "report/analyze-offcpu.h"
 #include "report/analyze-power.h"
 #include "report/analyze-preempt.h"
+#include "report/analyze-probes.h"
 #include "report/analyze-profile.h"
 #include "report/analyze-runtime.h"
 #include "report/analyze-schedstat.h"
@@ -37,6 +38,7 @@ const struct analyzer *const analyzers[] = {
 	&analyzer_offcpu,
 	&analyzer_irq,
 	&analyzer_scx,
+	&analyzer_probes,
 	&analyzer_outliers,
 	&analyzer_profile,
 };
