@@ -381,6 +381,75 @@ static int put_scx(struct script *s, const struct line *l, struct stream_writer 
 	return 0;
 }
 
+/* "probe id= pid= args=V,... [ret]" and "mark pid= text= [begin|end]". */
+static int put_probe(struct script *s, const struct line *l, struct stream_writer *w,
+		     uint64_t ts, const char *rec)
+{
+	uint8_t buf[1024] = { 0 };
+	const char *v, *end;
+	uint64_t a, b;
+	size_t size, n;
+
+	if (!strcmp(rec, "mark")) {
+		struct ktp_mark m = { 0 };
+
+		v = value(l, 3, "text");
+		n = v ? strlen(v) : 0;
+		if (num(s, l, "pid", 0, 1, &a) || n > 200)
+			return bad(s, l, "mark wants pid= and a text= of at most 200 bytes");
+		m.pid = a;
+		m.len = n;
+		memcpy(buf, &m, sizeof(m));
+		memcpy(buf + sizeof(m), v ? v : "", n);
+		stream_writer_record(w, buf, KTP_REC_MARK,
+				     (flag(l, 3, "begin") ? KTP_MARK_BEGIN : 0) |
+				     (flag(l, 3, "end") ? KTP_MARK_END : 0),
+				     (sizeof(m) + n + 3) & ~3u, ts);
+		return 0;
+	}
+	{
+		struct ktp_probe_hit h = { 0 };
+		uint64_t args[KTP_PROBE_MAX_ARGS];
+		char strs[512];
+		size_t slen = 0;
+
+		if (num(s, l, "id", 0, 1, &a) || num(s, l, "pid", 0, 1, &b))
+			return -1;
+		h.id = a;
+		h.pid = b;
+		v = value(l, 3, "args");
+		while (v && *v) {
+			if (h.nargs == KTP_PROBE_MAX_ARGS)
+				return bad(s, l, "probe: at most %d args", KTP_PROBE_MAX_ARGS);
+			end = strchr(v, ',');
+			n = end ? (size_t)(end - v) : strlen(v);
+			if (!strncmp(v, "s:", 2)) {
+				if (slen + n - 2 > sizeof(strs))
+					return bad(s, l, "probe: strings too long");
+				h.strings |= 1u << h.nargs;
+				args[h.nargs] = (uint64_t)(n - 2) << 32 | slen;	/* offset below */
+				memcpy(strs + slen, v + 2, n - 2);
+				slen += n - 2;
+			} else {
+				args[h.nargs] = strtoull(v, NULL, 0);
+			}
+			h.nargs++;
+			v = end ? end + 1 : v + n;
+		}
+		size = sizeof(h) + 8 * h.nargs;
+		for (n = 0; n < h.nargs; n++)
+			if (h.strings & 1u << n)
+				args[n] += size;
+		memcpy(buf, &h, sizeof(h));
+		memcpy(buf + sizeof(h), args, 8 * h.nargs);
+		memcpy(buf + size, strs, slen);
+		stream_writer_record(w, buf, KTP_REC_PROBE,
+				     flag(l, 3, "ret") ? KTP_PROBE_HIT_RETURN : 0,
+				     (size + slen + 3) & ~3u, ts);
+	}
+	return 0;
+}
+
 /* A loss: the records of [last record, @ts) are dropped; a sub-buffer starts at @ts. */
 static int put_lost(struct script *s, const struct line *l, struct stream_writer *w,
 		    uint64_t ts)
@@ -567,6 +636,8 @@ static int put_record(struct script *s, const struct line *l, uint64_t ts, unsig
 		return put_lost(s, l, w, ts);
 	if (!strncmp(rec, "scx_", 4))
 		return put_scx(s, l, w, ts, rec);
+	if (!strcmp(rec, "probe") || !strcmp(rec, "mark"))
+		return put_probe(s, l, w, ts, rec);
 	if (!strcmp(rec, "exec")) {
 		struct ktp_exec r = { 0 };
 		const char *file = value(l, 3, "file");
@@ -616,6 +687,22 @@ static int header_line(struct script *s, const struct line *l)
 		if (l->n != 2 || strlen(l->word[1]) >= sizeof(s->online))
 			return bad(s, l, "online CPULIST");
 		strcpy(s->online, l->word[1]);
+		return 0;
+	}
+	if (!strcmp(l->word[0], "probe") || !strcmp(l->word[0], "probe_stats")) {
+		char *t = l->word[0][5] ? s->probe_stats : s->probes;
+		size_t len = strlen(t), cap = l->word[0][5] ? sizeof(s->probe_stats) :
+					      sizeof(s->probes);
+		unsigned int i;
+
+		for (i = 1; i < l->n; i++) {
+			int n = snprintf(t + len, cap - len, "%s%s", l->word[i],
+					 i + 1 < l->n ? " " : "\n");
+
+			if (n < 0 || (size_t)n >= cap - len)
+				return bad(s, l, "%s: the text is full", l->word[0]);
+			len += n;
+		}
 		return 0;
 	}
 	if (!strcmp(l->word[0], "cgroup_path")) {

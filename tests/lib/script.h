@@ -16,6 +16,9 @@
  *                                  the recorded topology of one CPU (with
  *                                  its frequency and idle states)
  *   online CPULIST                 CPUs online at the start (default all)
+ *   probe SPEC WORDS...            a line of the probe list (record --probe's
+ *                                  syntax), probe ids in their order
+ *   probe_stats ID HITS MISSES     the module's count of a probe
  *   T CPU RECORD [KEY=VALUE|FLAG]...
  *   repeat N STEP [FIRST]          the lines up to "end", N times, their
  *   ...                            times shifted by FIRST + i * STEP
@@ -27,6 +30,10 @@
  *   task pid= tgid= ppid= comm= state=S prio=  [snapshot kthread fork exec rename]
  *   switch prev= state=R|R+|S|D|I|T|X|Z next= prev_prio= next_prio=
  *   waking pid= target= prio= [new]
+ *   probe id= pid= args=V,V... [ret]   a probe hit: V a number (as the
+ *                                  module keeps it: masked to its width) or
+ *                                  s:TEXT, a string
+ *   mark pid= text=WORD [begin|end]  a marker
  *   migrate pid= from= to=
  *   fork parent= child= tgid= [thread]
  *   exec pid= old= file=           old: the pid before exec (default: pid)
@@ -80,6 +87,8 @@ struct script {
 	char cgroup_cpu[2][4096];
 	char schedstat[2][4096];	/* "schedstat start|stop ...": /proc/schedstat */
 	int schedstats_enabled;		/* -1: not given */
+	char probes[4096];		/* "probe SPEC...": the probe list */
+	char probe_stats[1024];		/* "probe_stats ID HITS MISSES" */
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

@@ -280,6 +280,8 @@ int main(int argc, char **argv)
 		info.has_sched_schedstats = script.schedstats_enabled >= 0;
 		info.sched_schedstats = script.schedstats_enabled > 0;
 		info.cgroup_cpu_stop = script.cgroup_cpu[1][0] ? script.cgroup_cpu[1] : NULL;
+		info.probes = script.probes[0] ? script.probes : NULL;
+		info.probe_stats = script.probe_stats[0] ? script.probe_stats : NULL;
 	} else if (!n) {
 		goto usage;
 	}
