@@ -162,6 +162,44 @@ assert [g for g in got if g[1] > 0] == want, got
 print("ONCPU slices with a cgroup: %s" % got)
 EOF
 
+# Probes and markers (tests/report/probes.scn): each hit an instant on its
+# thread's track named after its probe, its arguments by name (a signed one
+# as a negative int, a string as a string; the hit of a probe the list does
+# not name is "probe 7" with arg0); each marker an instant named by its
+# text, the span markers with span=begin|end.
+"$GEN" -t "$TOP/tests/report/probes.scn" -o "$T/pr.ktp" || fail "gen-capture -t probes failed"
+expect 0 '' convert -o "$T/pr.pftrace" "$T/pr.ktp"
+validate "$T/pr.pftrace"
+$PY - "$T/pr.pftrace" "$TOP" <<'EOF' || fail "the probes' instants are not the known answer"
+import sys
+sys.path.insert(0, sys.argv[2] + "/tests/lib")
+from trace_facts import load_trace
+trace = load_trace(sys.argv[1], sys.argv[2] + "/proto/perfetto.proto")
+tracks, got = {}, []
+for p in trace.packet:
+    if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor.thread.tid
+    e = p.track_event
+    if not p.HasField("track_event") or e.type != e.TYPE_INSTANT or not e.HasField("name"):
+        continue
+    args = []
+    for a in e.debug_annotations:
+        v = a.string_value if a.HasField("string_value") else \
+            a.int_value if a.HasField("int_value") else a.uint_value
+        args.append("%s=%s" % (a.name, v))
+    got.append((p.timestamp - 1000000000, tracks.get(e.track_uuid), e.name, " ".join(args)))
+want = [(100, 10, "rd", "fd=3 n=100"), (200, 10, "rd", "fd=3 n=200"),
+        (300, 11, "rd", "fd=-2 n=100"), (400, 10, "rd", "fd=4 n=300"),
+        (500, 10, "app", "s=odd"), (600, 10, "app", "s=even"), (700, 11, "app", "s=odd"),
+        (800, 10, "vfs_read%return", "ret=100"), (900, 10, "vfs_read%return", "ret=-1"),
+        (950, 10, "vfs_read%return", "ret=200"), (960, 10, "probe 7", "arg0=1"),
+        (1000, 10, "req", "span=begin"), (2000, 10, "req", "span=begin"),
+        (2500, 10, "req", "span=end"), (4000, 10, "req", "span=end"),
+        (5000, 11, "req", "span=end"), (6000, 11, "x", "span=begin"), (7000, 10, "hello", "")]
+assert got == want, got
+print("probe and marker instants: %d" % len(got))
+EOF
+
 # Bad input: a clear message, a non-zero exit, no output left behind.
 expect 2 "unknown view 'foo'" convert --view foo "$T/s.ktp"
 expect 2 "--from wants a duration" convert --from abc "$T/s.ktp"

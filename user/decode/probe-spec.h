@@ -70,6 +70,17 @@ static inline int probe_spec_is_user(const struct probe_spec *p)
 	return p->kind == KTP_PROBE_UPROBE || p->kind == KTP_PROBE_URETPROBE;
 }
 
+/* A signed argument's kept value (masked to its width), sign-extended. */
+static inline int64_t probe_arg_signed(const struct probe_arg *a, uint64_t v)
+{
+	unsigned int bits = a->k.fetch == KTP_FETCH_U8 ? 8 : a->k.fetch == KTP_FETCH_U16 ? 16 :
+			    a->k.fetch == KTP_FETCH_U32 ? 32 : 64;
+
+	if (bits < 64 && (v >> (bits - 1) & 1))
+		return (int64_t)(v | ~0ULL << bits);
+	return (int64_t)v;
+}
+
 /* "kprobe", "kretprobe", "uprobe", "uretprobe". */
 const char *probe_kind_name(enum ktp_probe_kind kind);
 

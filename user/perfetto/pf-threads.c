@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/input.h"
+#include "decode/probe-spec.h"
 #include "decode/record.h"
 #include "perfetto/convert.h"
 #include "perfetto/track-event.h"
@@ -85,6 +87,9 @@ struct pf_threads {
 	uint32_t *dirty;		/* CPUs whose depth may have changed */
 	uint32_t nr_dirty;
 	char cgroup_buf[32];		/* "(id N)" while an ONCPU slice is built */
+	struct probe_table probes;	/* record --probe's list, for the names */
+	/* A probe hit's or marker's strings, while its event is built. */
+	char str_buf[KTP_PROBE_MAX_ARGS + 1][KTP_MARK_MAX + 1];
 	/* A callstack's frame names, while its event is built. */
 	char frame_buf[TRACK_EVENT_MAX_FRAMES][128];
 	const char *frames[TRACK_EVENT_MAX_FRAMES];
@@ -885,6 +890,77 @@ static int on_scx_dsq(struct pf_threads *t, const struct event *ev)
 typedef int (*record_fn)(struct pf_threads *t, const struct event *ev);
 
 /* What each record type does to the view (the others do nothing). */
+/*
+ * A probe hit: an instant on its thread's track named after the probe,
+ * its arguments as annotations (numbers as the module kept them: masked
+ * to their width; a signed one's type is in the probe's spec).
+ */
+static int on_probe(struct pf_threads *t, const struct event *ev)
+{
+	const struct probe_spec *spec;
+	struct ktp_probe_hit h;
+	struct track_event e;
+	char name[PROBE_NAME_MAX + 16];
+	unsigned int i;
+	const char *s;
+	uint32_t len;
+	uint64_t v;
+	int err;
+
+	memcpy(&h, ev->rec, sizeof(h));
+	if (!thread_event(t, h.pid, ev->ts, TRACK_EVENT_INSTANT, &e, &err))
+		return err;
+	spec = probe_table_get(&t->probes, h.id);
+	if (spec)
+		snprintf(name, sizeof(name), "%s", spec->name);
+	else
+		snprintf(name, sizeof(name), "probe %u", h.id);
+	e.name = name;
+	for (i = 0; i < h.nargs && i < KTP_PROBE_MAX_ARGS; i++) {
+		const char *key = spec && i < spec->nargs ? spec->args[i].name : NULL;
+
+		if (record_probe_arg(ev, i, &v, &s, &len))
+			continue;
+		if (!key) {
+			snprintf(t->str_buf[KTP_PROBE_MAX_ARGS] + 8 * i, 8, "arg%u", i);
+			key = t->str_buf[KTP_PROBE_MAX_ARGS] + 8 * i;
+		}
+		if (s) {
+			memcpy(t->str_buf[i], s, len);
+			t->str_buf[i][len] = '\0';
+			track_event_str(&e, 0, key, t->str_buf[i]);
+		} else if (spec && i < spec->nargs && spec->args[i].show == PROBE_SHOW_SIGNED) {
+			track_event_int(&e, 0, key, probe_arg_signed(&spec->args[i], v));
+		} else {
+			track_event_uint(&e, 0, key, v);
+		}
+	}
+	return track_event_emit(t, &e);
+}
+
+/* A marker: an instant on its writer's track named by its text. */
+static int on_mark(struct pf_threads *t, const struct event *ev)
+{
+	struct ktp_mark m;
+	struct track_event e;
+	const char *text;
+	uint32_t len;
+	int err;
+
+	memcpy(&m, ev->rec, sizeof(m));
+	if (!thread_event(t, m.pid, ev->ts, TRACK_EVENT_INSTANT, &e, &err))
+		return err;
+	text = record_mark_text(ev, &len);
+	/* A packet's names stay under 512 bytes (track-event.h). */
+	len = len < 500 ? len : 500;
+	memcpy(t->str_buf[0], text, len);
+	t->str_buf[0][len] = '\0';
+	e.name = t->str_buf[0][0] ? t->str_buf[0] : "marker";
+	if (ev->flags & (KTP_MARK_BEGIN | KTP_MARK_END))
+		track_event_str(&e, 0, "span", ev->flags & KTP_MARK_BEGIN ? "begin" : "end");
+	return track_event_emit(t, &e);
+}
+
 static const record_fn on_record[KTP_REC_NR_TYPES] = {
 	[KTP_REC_SWITCH] = on_switch,
 	[KTP_REC_WAKING] = on_waking,
@@ -901,6 +977,8 @@ static const record_fn on_record[KTP_REC_NR_TYPES] = {
 	[KTP_REC_WQ_END] = on_wq_end,
 	[KTP_REC_SCX_TASK] = on_scx_task,
 	[KTP_REC_SCX_DSQ] = on_scx_dsq,
+	[KTP_REC_PROBE] = on_probe,
+	[KTP_REC_MARK] = on_mark,
 };
 
 /*
@@ -982,6 +1060,10 @@ static void *threads_create(struct convert_ctx *c)
 	if (!t)
 		return NULL;
 	t->c = c;
+	/* Unreadable: the hits are named by their ids. */
+	if (input_probes(c->model->in) &&
+	    probe_table_parse(input_probes(c->model->in), &t->probes, NULL))
+		memset(&t->probes, 0, sizeof(t->probes));
 	u64_map_init(&t->threads);
 	u64_map_init(&t->dsqs);
 	u64_map_init(&t->processes);
@@ -1037,6 +1119,7 @@ static void threads_destroy(void *view)
 		free(v);
 	u64_map_fini(&t->threads);
 	u64_map_fini(&t->dsqs);
+	probe_table_fini(&t->probes);
 	u64_map_fini(&t->processes);
 	for (i = 0; i < t->nr_counter_names; i++)
 		free(t->counter_names[i]);

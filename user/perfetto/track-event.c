@@ -11,7 +11,7 @@ static struct {
 	uint32_t ev_ann, ev_type, ev_name_iid, ev_track, ev_name, ev_flows, ev_term, ev_stack;
 	uint32_t ev_counter;
 	uint32_t cs_frames, fr_name;
-	uint32_t an_name_iid, an_bool, an_uint, an_str, an_name;
+	uint32_t an_name_iid, an_bool, an_uint, an_int, an_str, an_name;
 } fn;
 static pthread_once_t fn_once = PTHREAD_ONCE_INIT;
 
@@ -41,6 +41,7 @@ static void resolve_fields(void)
 	fn.an_name_iid = pb_field_number(a, "name_iid");
 	fn.an_bool = pb_field_number(a, "bool_value");
 	fn.an_uint = pb_field_number(a, "uint_value");
+	fn.an_int = pb_field_number(a, "int_value");
 	fn.an_str = pb_field_number(a, "string_value");
 	fn.an_name = pb_field_number(a, "name");
 }
@@ -55,6 +56,8 @@ static void encode_ann(struct pb_buf *b, const struct track_event_ann *a)
 		pb_uint(b, fn.an_bool, a->u);
 	else if (a->kind == TRACK_EVENT_UINT)
 		pb_uint(b, fn.an_uint, a->u);
+	else if (a->kind == TRACK_EVENT_INT)	/* int64: the two's complement as a varint */
+		pb_uint(b, fn.an_int, a->u);
 	else if (a->s)
 		pb_string(b, fn.an_str, a->s);
 	if (!a->name_iid && a->name)

@@ -21,13 +21,13 @@
 
 enum track_event_type { TRACK_EVENT_SLICE_BEGIN = 1, TRACK_EVENT_SLICE_END = 2, TRACK_EVENT_INSTANT = 3,
 		       TRACK_EVENT_COUNTER = 4 };
-enum track_event_ann_kind { TRACK_EVENT_UINT, TRACK_EVENT_STR, TRACK_EVENT_BOOL };
+enum track_event_ann_kind { TRACK_EVENT_UINT, TRACK_EVENT_STR, TRACK_EVENT_BOOL, TRACK_EVENT_INT };
 
 struct track_event_ann {
 	uint64_t name_iid;	/* interned name, or 0 and @name */
 	const char *name;
 	enum track_event_ann_kind kind;
-	uint64_t u;		/* TRACK_EVENT_UINT, TRACK_EVENT_BOOL */
+	uint64_t u;		/* TRACK_EVENT_UINT, TRACK_EVENT_BOOL; TRACK_EVENT_INT's bits */
 	const char *s;		/* TRACK_EVENT_STR */
 };
 
@@ -74,6 +74,11 @@ static inline struct track_event_ann *track_event_ann(struct track_event *e, uin
 static inline void track_event_uint(struct track_event *e, uint64_t iid, const char *name, uint64_t v)
 {
 	track_event_ann(e, iid, name, TRACK_EVENT_UINT)->u = v;
+}
+
+static inline void track_event_int(struct track_event *e, uint64_t iid, const char *name, int64_t v)
+{
+	track_event_ann(e, iid, name, TRACK_EVENT_INT)->u = (uint64_t)v;
 }
 
 static inline void track_event_bool(struct track_event *e, uint64_t iid, const char *name, int v)

@@ -243,23 +243,13 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* As the type's sign says: s32's values sign-extended from their width. */
-static int64_t signed_of(uint64_t v, enum ktp_probe_fetch fetch)
-{
-	unsigned int bits = fetch == KTP_FETCH_U8 ? 8 : fetch == KTP_FETCH_U16 ? 16 :
-			    fetch == KTP_FETCH_U32 ? 32 : 64;
-
-	if (bits < 64 && v >> (bits - 1) & 1)
-		return (int64_t)(v | ~0ULL << bits);
-	return (int64_t)v;
-}
-
-static enum ktp_probe_fetch sort_fetch;
+/* The argument whose values qsort() compares (qsort has no context). */
+static const struct probe_arg *sort_arg;
 
 static int cmp_s64(const void *x, const void *y)
 {
-	int64_t a = signed_of(*(const uint64_t *)x, sort_fetch);
-	int64_t b = signed_of(*(const uint64_t *)y, sort_fetch);
+	int64_t a = probe_arg_signed(sort_arg, *(const uint64_t *)x);
+	int64_t b = probe_arg_signed(sort_arg, *(const uint64_t *)y);
 
 	return a < b ? -1 : a > b;
 }
@@ -321,7 +311,7 @@ static int arg_derive(struct probes_arg *a, const struct probe_arg *spec)
 		}
 		return 0;
 	}
-	sort_fetch = spec->k.fetch;
+	sort_arg = spec;
 	qsort(a->v, a->n, sizeof(*a->v), spec->show == PROBE_SHOW_SIGNED ? cmp_s64 : cmp_u64);
 	a->min = a->v[0];
 	a->max = a->v[a->n - 1];
@@ -395,7 +385,7 @@ static const char *value_str(const struct probe_arg *spec, const struct probes_v
 	if (v->s)
 		return v->s;
 	if (spec->show == PROBE_SHOW_SIGNED)
-		snprintf(buf, len, "%" PRId64, signed_of(v->v, spec->k.fetch));
+		snprintf(buf, len, "%" PRId64, probe_arg_signed(spec, v->v));
 	else if (spec->show == PROBE_SHOW_HEX)
 		snprintf(buf, len, "0x%" PRIx64, v->v);
 	else
@@ -505,7 +495,7 @@ static const struct probes_probe *probe(const struct json_ctx *c)
 static json_object *typed(const struct probe_arg *spec, uint64_t v)
 {
 	if (spec->show == PROBE_SHOW_SIGNED)
-		return json_object_new_int64(signed_of(v, spec->k.fetch));
+		return json_object_new_int64(probe_arg_signed(spec, v));
 	return json_doc_u64(v);
 }
 
