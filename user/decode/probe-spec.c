@@ -96,7 +96,13 @@ static int parse_location(char *s, struct probe_spec *p, struct error *err)
 		if (probe_spec_is_return(p) && p->offset)
 			return error_set(err, -EINVAL, "a return probe takes a function, not an offset into it");
 	}
-	if (probe_spec_is_user(p) && !plus && s[0] == '0' && s[1] == 'x') {
+	/*
+	 * A uprobe's 0xOFF is a place in the file, not a symbol: no +OFF after
+	 * it (as a symbol "0x10" it would read back as the offset 0x10).
+	 */
+	if (probe_spec_is_user(p) && s[0] == '0' && s[1] == 'x') {
+		if (plus)
+			return error_set(err, -EINVAL, "a file offset takes no +OFF: \"%s+%s\"", s, plus + 1);
 		if (parse_u64(s, &p->offset))
 			return error_set(err, -EINVAL, "bad file offset \"%s\"", s);
 		p->symbol[0] = '\0';
@@ -324,10 +330,13 @@ const char *probe_spec_format(const struct probe_spec *p, char *buf, unsigned in
 	PUT("%s=%s:", p->name, p->kind <= KTP_PROBE_URETPROBE && p->kind ? kind_prefixes[p->kind] : "k");
 	if (probe_spec_is_user(p))
 		PUT("%s:", p->path);
-	if (p->symbol[0])
+	/* A file offset is the whole location, 0x0 too (else nothing reads back). */
+	if (!p->symbol[0])
+		PUT("0x%" PRIx64, p->offset);
+	else if (p->offset)
+		PUT("%s+0x%" PRIx64, p->symbol, p->offset);
+	else
 		PUT("%s", p->symbol);
-	if (p->offset)
-		PUT(p->symbol[0] ? "+0x%" PRIx64 : "0x%" PRIx64, p->offset);
 	for (i = 0; i < p->nargs; i++) {
 		format_src(&p->args[i].k, src, sizeof(src));
 		PUT(" %s=%s:%s", p->args[i].name, src, type_name(&p->args[i]));
@@ -366,8 +375,11 @@ int probe_table_parse(const char *text, struct probe_table *t, struct error *err
 		t->probes = grown;
 		ret = probe_spec_parse(buf, &t->probes[t->n], &why);
 		if (ret) {
+			/* The failing line's id, before the table (and its count) goes. */
+			unsigned int id = t->n;
+
 			probe_table_fini(t);
-			return error_set(err, -ERROR_BAD_META, "probe %u: %s", t->n, error_msg(&why));
+			return error_set(err, -ERROR_BAD_META, "probe %u: %s", id, error_msg(&why));
 		}
 		t->n++;
 	}
