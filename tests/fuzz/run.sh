@@ -39,7 +39,7 @@ seed_corpora() {
 	for s in tests/report/*.scn; do
 		"$gen" -t "$s" -u -o "$c/capture/$(basename "$s" .scn).ktp" || return 1
 	done
-	for s in scenario gen400 irq; do
+	for s in scenario gen400 irq probes; do
 		dir=$work/seed-$s
 		case $s in
 		scenario) "$gen" -S -d "$dir" ;;
@@ -67,7 +67,7 @@ regressions() {
 	cp "$r"/capture/* "$r/render/" || return 1
 	# MCP sessions of issue 33 (NUL in names, ids, settings, bytes).
 	cp tests/bad-input/mcp-*.jsonl "$r/mcp/" || return 1
-	for d in tests/bad-input/rawdir-* tests/bad-input/fuzz-rawdir-* "$work"/made/rawdir-*; do
+	for d in tests/bad-input/rawdir-* tests/bad-input/fuzz-rawdir-* tests/bad-input/fuzz-relay-* "$work"/made/rawdir-*; do
 		"$pack" "$d" "$r/rawdir/$(basename "$d").pack" || return 1
 		[ -f "$d/cpu0" ] && [ ! -p "$d/cpu0" ] && cp "$d/cpu0" "$r/relay/$(basename "$d")-cpu0"
 	done

@@ -507,6 +507,7 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		break;
 	}
 	case KTP_REC_MARK: {
+		REC(struct ktp_mark, m, ev);
 		char text[KTP_MARK_MAX + 1];
 		const char *t;
 		uint32_t len;
@@ -514,7 +515,7 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		t = record_mark_text(ev, &len);
 		memcpy(text, t, len);
 		text[len] = '\0';
-		s->u64(ctx, "pid", ((const struct ktp_mark *)ev->rec)->pid);
+		s->u64(ctx, "pid", m.pid);
 		if (ev->flags & (KTP_MARK_BEGIN | KTP_MARK_END))
 			s->str(ctx, "span", ev->flags & KTP_MARK_BEGIN ? "begin" : "end");
 		s->str(ctx, "text", text);
