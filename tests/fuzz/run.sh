@@ -18,7 +18,7 @@ if [ "${1:-}" = --seconds ]; then
 	seconds=$2
 	shift 2
 fi
-[ $# -gt 0 ] || set -- capture render relay rawdir elf mcp
+[ $# -gt 0 ] || set -- capture render relay rawdir elf mcp probe-spec
 fz=build/fuzz
 gen=build/tools/gen-capture
 pack=build/tools/fuzz-pack
@@ -31,6 +31,7 @@ trap 'rm -rf "$work"' EXIT
 seed_corpora() {
 	local c=$fz/corpus s dir f
 	mkdir -p "$c/capture" "$c/render" "$c/relay" "$c/rawdir" "$c/elf" "$c/mcp"
+	seed_probe_spec "$c/probe-spec" || return 1
 	[ -e "$c/.seeded" ] && return 0
 	"$gen" -S -o "$c/capture/scenario.ktp" &&
 	"$gen" -S -u -o "$c/capture/scenario-stored.ktp" &&
@@ -58,10 +59,23 @@ seed_corpora() {
 	touch "$c/.seeded"
 }
 
+# Probe lists: the scenarios' (the "probe" lines of tests/report/*.scn),
+# and one probe of each kind and source. Its own mark: a corpus seeded
+# before this harness existed has none.
+seed_probe_spec() {	# DIR
+	local d=$1
+	mkdir -p "$d"
+	[ -e "$d.seeded" ] && return 0
+	sed -n 's/^probe //p' tests/report/*.scn >"$d/scenarios" &&
+	printf '%s\n' 'a=k:vfs_read+0x8 x=%di:u8 y=%r15:x16' 'b=kr:f r=ret:s32' \
+		'c=u:/bin/x:main s=arg1:str n=arg2:s64' 'd=ur:/lib/l.so:0x40 r=ret:ustr' \
+		>"$d/kinds" && touch "$d.seeded"
+}
+
 # The bad inputs, as files for each harness.
 regressions() {
 	local r=$work/regress d
-	mkdir -p "$r/capture" "$r/render" "$r/relay" "$r/rawdir" "$r/elf" "$r/mcp"
+	mkdir -p "$r/capture" "$r/render" "$r/relay" "$r/rawdir" "$r/elf" "$r/mcp" "$r/probe-spec"
 	tests/bad-input/make-inputs.sh "$work/made" >/dev/null || return 1
 	cp tests/bad-input/*.ktp "$work"/made/*.ktp "$r/capture/" || return 1
 	cp "$r"/capture/* "$r/render/" || return 1
@@ -74,6 +88,10 @@ regressions() {
 	# ELF: empty, and a header cut short.
 	: >"$r/elf/empty"
 	head -c 100 build/workloads/ticker >"$r/elf/cut-header"
+	# Probe lists that did not read back: a file offset 0 (written as
+	# nothing), a symbol "0x10" (read back as an offset).
+	printf 'u:/bin/x:0x0\n' >"$r/probe-spec/file-offset-0"
+	printf 'u:/bin/x:0x10+0\n' >"$r/probe-spec/offset-symbol"
 }
 
 # libFuzzer's options: a hang is an input taking 30 s (the machine may be
