@@ -13,30 +13,21 @@
 
 /* --- The pass --- */
 
-static int count_pid(struct u64_map *m, uint32_t pid)
+static int count_key(struct u64_map *m, uint64_t key, uint64_t n)
 {
-	uintptr_t n = (uintptr_t)u64_map_get(m, pid);
+	uintptr_t had = (uintptr_t)u64_map_get(m, key);
 
-	return u64_map_put(m, pid, (void *)(n + 1));
+	return u64_map_put(m, key, (void *)(had + n));
 }
 
-static int arg_add(struct probes_arg *a, uint64_t v, const char *s, uint32_t len)
-{
-	char *copy = NULL;
+/* A hit's thread: its index in the model, else (a pid it never saw) the pid. */
+#define PROBES_NO_THREAD (1ull << 32)
 
-	if (s) {
-		copy = strndup(s, len);
-		if (!copy || array_reserve_n((void **)&a->s, &a->cap, a->n, sizeof(*a->s), 64)) {
-			free(copy);
-			return -ENOMEM;
-		}
-		a->s[a->n++] = copy;
-		return 0;
-	}
-	if (array_reserve_n((void **)&a->v, &a->cap, a->n, sizeof(*a->v), 64))
-		return -ENOMEM;
-	a->v[a->n++] = v;
-	return 0;
+static uint64_t hits_key(const struct analyze_probes *a, uint32_t pid)
+{
+	uint32_t t = sched_lookup_pid(&a->r->model->sched, pid);
+
+	return t < SCHED_NONE ? t : PROBES_NO_THREAD | pid;
 }
 
 static int on_probe(struct analyze_probes *a, const struct event *ev)
@@ -56,84 +47,27 @@ static int on_probe(struct analyze_probes *a, const struct event *ev)
 	}
 	p = &a->probes[h.id];
 	p->hits++;
-	ret = count_pid(&p->by_pid, h.pid);
+	ret = count_key(&p->by_thread, hits_key(a, h.pid), 1);
 	for (i = 0; !ret && i < p->spec->nargs; i++) {
 		/* A record short of an argument the list names: not a value. */
 		if (record_probe_arg(ev, i, &v, &s, &len))
 			continue;
 		if ((p->spec->args[i].show == PROBE_SHOW_STRING) != (s != NULL))
 			continue;
-		ret = arg_add(&p->args[i], v, s, len);
+		ret = probe_values_add(&p->args[i], v, s, len);
 	}
-	return ret;
-}
-
-static struct probes_span *span_of(struct analyze_probes *a, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < a->nspans; i++)
-		if (!strcmp(a->spans[i].name, name))
-			return &a->spans[i];
-	if (array_reserve_n((void **)&a->spans, &a->spans_cap, a->nspans, sizeof(*a->spans), 8))
-		return NULL;
-	a->spans[a->nspans].name = strdup(name);
-	if (!a->spans[a->nspans].name)
-		return NULL;
-	hist_init(&a->spans[a->nspans].d);
-	return &a->spans[a->nspans++];
-}
-
-/* An end: the innermost open begin of the same text on the same thread. */
-static int span_end(struct analyze_probes *a, uint32_t pid, const char *name, uint64_t ts)
-{
-	struct probes_span *sp;
-	size_t i = a->nopen;
-	int ret;
-
-	while (i-- > 0)
-		if (a->open[i].pid == pid && !strcmp(a->open[i].name, name))
-			break;
-	if (i == (size_t)-1) {
-		a->unmatched_end++;
-		return 0;
-	}
-	sp = span_of(a, name);
-	ret = sp ? hist_add(&sp->d, ts - a->open[i].ts) : -ENOMEM;
-	free(a->open[i].name);
-	memmove(&a->open[i], &a->open[i + 1], (a->nopen - i - 1) * sizeof(*a->open));
-	a->nopen--;
 	return ret;
 }
 
 static int on_mark(struct analyze_probes *a, const struct event *ev)
 {
 	struct ktp_mark m;
-	const char *text;
-	uint32_t len;
-	char *name;
 	int ret;
 
 	memcpy(&m, ev->rec, sizeof(m));
 	a->marks++;
-	ret = count_pid(&a->marks_by_pid, m.pid);
-	if (ret || !(ev->flags & (KTP_MARK_BEGIN | KTP_MARK_END)))
-		return ret;
-	text = record_mark_text(ev, &len);
-	name = strndup(text, len);
-	if (!name)
-		return -ENOMEM;
-	if (ev->flags & KTP_MARK_END) {
-		ret = span_end(a, m.pid, name, ev->ts);
-		free(name);
-		return ret;
-	}
-	if (array_reserve_n((void **)&a->open, &a->open_cap, a->nopen, sizeof(*a->open), 16)) {
-		free(name);
-		return -ENOMEM;
-	}
-	a->open[a->nopen++] = (struct probes_open){ m.pid, ev->ts, name };
-	return 0;
+	ret = count_key(&a->marks_by_pid, m.pid, 1);
+	return ret ? ret : mark_spans_mark(&a->spans, ev);
 }
 
 static int probes_event(void *ctx, const struct event *ev)
@@ -151,7 +85,16 @@ static int probes_event(void *ctx, const struct event *ev)
 	return 0;
 }
 
+static void probes_state_time(void *ctx, uint32_t t, enum sched_state state,
+			      uint64_t from, uint64_t to)
+{
+	struct analyze_probes *a = ctx;
+
+	mark_spans_state_time(&a->spans, t, state, from, to);
+}
+
 static const struct sched_ops probes_ops = {
+	.state_time = probes_state_time,
 	.event = probes_event,
 };
 
@@ -178,10 +121,11 @@ static int probes_init(void *state, struct report *r)
 	struct analyze_probes *a = state;
 	const char *list = input_probes(r->model->in);
 	struct error err;
-	unsigned int i;
+	unsigned int i, k;
 
 	a->r = r;
 	u64_map_init(&a->marks_by_pid);
+	mark_spans_init(&a->spans, &r->model->sched);
 	/* A damaged list: the probes' records are counted as unknown. */
 	if (list && probe_table_parse(list, &a->table, &err))
 		memset(&a->table, 0, sizeof(a->table));
@@ -192,161 +136,120 @@ static int probes_init(void *state, struct report *r)
 	}
 	for (i = 0; i < a->table.n; i++) {
 		a->probes[i].spec = &a->table.probes[i];
-		u64_map_init(&a->probes[i].by_pid);
+		u64_map_init(&a->probes[i].by_thread);
+		for (k = 0; k < a->table.probes[i].nargs; k++)
+			probe_values_init(&a->probes[i].args[k], &a->table.probes[i].args[k]);
 	}
 	module_counts(a, input_probe_stats(r->model->in));
 	return model_add_client(r->model, &probes_ops, a, MODEL_WINDOWED);
-}
-
-static void arg_free(struct probes_arg *a)
-{
-	size_t i;
-
-	for (i = 0; a->s && i < a->n; i++)
-		free(a->s[i]);
-	free(a->s);
-	free(a->v);
-	for (i = 0; i < a->ntop; i++)
-		free(a->top[i].s);
 }
 
 static void probes_fini(void *state)
 {
 	struct analyze_probes *a = state;
 	unsigned int i, k;
-	size_t j;
 
 	for (i = 0; a->probes && i < a->table.n; i++) {
-		u64_map_fini(&a->probes[i].by_pid);
-		for (k = 0; k < KTP_PROBE_MAX_ARGS; k++)
-			arg_free(&a->probes[i].args[k]);
+		u64_map_fini(&a->probes[i].by_thread);
+		for (k = 0; k < a->probes[i].spec->nargs; k++)
+			probe_values_fini(&a->probes[i].args[k]);
 	}
 	free(a->probes);
 	probe_table_fini(&a->table);
 	u64_map_fini(&a->marks_by_pid);
-	for (j = 0; j < a->nspans; j++) {
-		free(a->spans[j].name);
-		hist_fini(&a->spans[j].d);
-	}
-	free(a->spans);
-	for (j = 0; j < a->nopen; j++)
-		free(a->open[j].name);
-	free(a->open);
+	mark_spans_fini(&a->spans);
 }
 
 /* --- After the pass --- */
 
-static int cmp_u64(const void *x, const void *y)
+/* A thread key's thread id, and its process's. */
+static uint32_t key_pid(const struct analyze_probes *a, uint64_t key)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
+	return key & PROBES_NO_THREAD ? (uint32_t)key :
+	       sched_thread(&a->r->model->sched, (uint32_t)key)->pid;
 }
 
-/* The argument whose values qsort() compares (qsort has no context). */
-static const struct probe_arg *sort_arg;
-
-static int cmp_s64(const void *x, const void *y)
+static uint32_t key_tgid(const struct analyze_probes *a, uint64_t key)
 {
-	int64_t a = probe_arg_signed(sort_arg, *(const uint64_t *)x);
-	int64_t b = probe_arg_signed(sort_arg, *(const uint64_t *)y);
-
-	return a < b ? -1 : a > b;
+	return key & PROBES_NO_THREAD ? (uint32_t)key :
+	       sched_thread(&a->r->model->sched, (uint32_t)key)->tgid;
 }
 
-static int cmp_str(const void *x, const void *y)
+/* A thread key's name; a process's (its leader's, else its first thread's). */
+static const char *key_comm(const struct analyze_probes *a, uint64_t key)
 {
-	return strcmp(*(char *const *)x, *(char *const *)y);
+	return key & PROBES_NO_THREAD ? "?" : report_thread_name(a->r, (uint32_t)key);
 }
 
-/* Keep @v (count @n) among the PROBES_TOP largest counts of @top. */
-static void top_add(struct probes_value *top, unsigned int *ntop, uint64_t *other,
-		    struct probes_value v)
+static const char *tgid_comm(const struct analyze_probes *a, uint64_t tgid)
 {
-	unsigned int i;
+	const struct sched *s = &a->r->model->sched;
+	uint32_t p = sched_process_of(s, (uint32_t)tgid);
 
-	if (*ntop == PROBES_TOP && top[PROBES_TOP - 1].count >= v.count) {
-		*other += v.count;
-		free(v.s);
-		return;
-	}
-	if (*ntop == PROBES_TOP) {
-		*other += top[PROBES_TOP - 1].count;
-		free(top[PROBES_TOP - 1].s);
-		(*ntop)--;
-	}
-	/* After the equal counts: the first seen (smallest value) first. */
-	for (i = *ntop; i > 0 && top[i - 1].count < v.count; i--)
-		top[i] = top[i - 1];
-	top[i] = v;
-	(*ntop)++;
+	return p < SCHED_NONE && s->procs[p].comm[0] ? s->procs[p].comm : "?";
 }
 
-/* Nearest rank, as hist_percentile(): rank ceil(p/100 * n). */
-static uint64_t rank(const uint64_t *v, size_t n, unsigned int p)
-{
-	size_t k = (n * p + 99) / 100;
+struct probes_count {
+	uint64_t order, key, n;
+};
 
-	return v[k ? k - 1 : 0];
+static int cmp_count(const void *x, const void *y)
+{
+	const struct probes_count *a = x, *b = y;
+
+	if (a->order != b->order)
+		return a->order < b->order ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
 }
 
-static int arg_derive(struct probes_arg *a, const struct probe_arg *spec)
+/*
+ * The entries of @m (key -> count) by count into @top, the rest's in
+ * *@other; among equal counts the smaller pid first (@threads: the keys
+ * are thread keys, else pids or tgids).
+ */
+static int top_of_map(const struct analyze_probes *a, const struct u64_map *m, int threads,
+		      struct probe_value *top, unsigned int *ntop, uint64_t *other)
 {
-	size_t i, j;
-
-	if (!a->n)
-		return 0;
-	if (spec->show == PROBE_SHOW_STRING) {
-		qsort(a->s, a->n, sizeof(*a->s), cmp_str);
-		for (i = 0; i < a->n; i = j) {
-			char *s;
-
-			for (j = i; j < a->n && !strcmp(a->s[j], a->s[i]); j++)
-				;
-			s = strdup(a->s[i]);
-			if (!s)
-				return -ENOMEM;
-			top_add(a->top, &a->ntop, &a->other,
-				(struct probes_value){ 0, s, j - i });
-		}
-		return 0;
-	}
-	sort_arg = spec;
-	qsort(a->v, a->n, sizeof(*a->v), spec->show == PROBE_SHOW_SIGNED ? cmp_s64 : cmp_u64);
-	a->min = a->v[0];
-	a->max = a->v[a->n - 1];
-	a->p50 = rank(a->v, a->n, 50);
-	a->p99 = rank(a->v, a->n, 99);
-	for (i = 0; i < a->n; i = j) {
-		for (j = i; j < a->n && a->v[j] == a->v[i]; j++)
-			;
-		top_add(a->top, &a->ntop, &a->other, (struct probes_value){ a->v[i], NULL, j - i });
-	}
-	return 0;
-}
-
-/* The pids of @m by count, ascending pid first among equals. */
-static int pids_derive(struct u64_map *m, struct probes_value *top, unsigned int *ntop,
-		       uint64_t *other)
-{
-	uint64_t *keys = NULL, key;
+	struct probes_count *v = NULL;
 	size_t i = 0, n = 0, cap = 0;
+	uint64_t key;
 	void *val;
 
 	while (u64_map_next(m, &i, &key, &val)) {
-		if (array_reserve_n((void **)&keys, &cap, n, sizeof(*keys), 16)) {
-			free(keys);
+		if (array_reserve_n((void **)&v, &cap, n, sizeof(*v), 16)) {
+			free(v);
 			return -ENOMEM;
 		}
-		keys[n++] = key;
+		v[n++] = (struct probes_count){ threads ? key_pid(a, key) : key, key,
+						(uintptr_t)val };
 	}
 	if (n)
-		qsort(keys, n, sizeof(*keys), cmp_u64);
+		qsort(v, n, sizeof(*v), cmp_count);
 	for (i = 0; i < n; i++)
-		top_add(top, ntop, other, (struct probes_value){
-			keys[i], NULL, (uintptr_t)u64_map_get(m, keys[i]) });
-	free(keys);
+		probe_value_top(top, ntop, other, (struct probe_value){ v[i].key, NULL, v[i].n });
+	free(v);
 	return 0;
+}
+
+/* A probe's hits by thread, and by process (its threads' summed). */
+static int hits_derive(const struct analyze_probes *a, struct probes_probe *p)
+{
+	struct u64_map by_tgid;
+	size_t i = 0;
+	uint64_t key;
+	void *val;
+	int ret = 0;
+
+	u64_map_init(&by_tgid);
+	while (!ret && u64_map_next(&p->by_thread, &i, &key, &val))
+		ret = count_key(&by_tgid, key_tgid(a, key), (uintptr_t)val);
+	if (!ret)
+		ret = top_of_map(a, &by_tgid, 0, p->procs, &p->nprocs, &p->other_procs);
+	if (!ret)
+		ret = top_of_map(a, &p->by_thread, 1, p->threads, &p->nthreads,
+				 &p->other_threads);
+	u64_map_fini(&by_tgid);
+	return ret;
 }
 
 static int probes_derive(void *state, struct report *r)
@@ -357,17 +260,17 @@ static int probes_derive(void *state, struct report *r)
 	int ret = a->error;
 
 	(void)r;
-	/* A begin never ended in the window. */
-	a->unmatched_begin = a->nopen;
+	if (!ret)
+		ret = mark_spans_finish(&a->spans);
 	for (i = 0; !ret && i < a->table.n; i++) {
 		struct probes_probe *p = &a->probes[i];
 
-		ret = pids_derive(&p->by_pid, p->pids, &p->npids, &p->other_pids);
+		ret = hits_derive(a, p);
 		for (k = 0; !ret && k < p->spec->nargs; k++)
-			ret = arg_derive(&p->args[k], &p->spec->args[k]);
+			ret = probe_values_derive(&p->args[k]);
 	}
 	if (!ret)
-		ret = pids_derive(&a->marks_by_pid, a->mark_pids, &a->nmark_pids, &none);
+		ret = top_of_map(a, &a->marks_by_pid, 0, a->mark_pids, &a->nmark_pids, &none);
 	return ret;
 }
 
@@ -378,42 +281,27 @@ const struct analyze_probes *analyze_probes(const struct report *r)
 
 /* --- Output --- */
 
-/* @v as the argument's type shows it. */
-static const char *value_str(const struct probe_arg *spec, const struct probes_value *v,
+/* A most frequent value as its type shows it. */
+static const char *value_str(const struct probe_arg *spec, const struct probe_value *v,
 			     char *buf, size_t len)
 {
-	if (v->s)
-		return v->s;
-	if (spec->show == PROBE_SHOW_SIGNED)
-		snprintf(buf, len, "%" PRId64, probe_arg_signed(spec, v->v));
-	else if (spec->show == PROBE_SHOW_HEX)
-		snprintf(buf, len, "0x%" PRIx64, v->v);
-	else
-		snprintf(buf, len, "%" PRIu64, v->v);
-	return buf;
+	return v->s ? v->s : probe_value_str(spec, v->v, buf, len);
 }
 
-static const char *number_str(const struct probe_arg *spec, uint64_t v, char *buf, size_t len)
+static void arg_text(FILE *out, const struct probe_values *a)
 {
-	struct probes_value pv = { v, NULL, 0 };
-
-	return value_str(spec, &pv, buf, len);
-}
-
-static void arg_text(FILE *out, const struct probe_arg *spec, const struct probes_arg *a)
-{
+	const struct probe_arg *spec = a->spec;
 	char b[5][40];
 	unsigned int i;
 
-	fprintf(out, "    %s (%s): %zu values", text_esc(spec->name),
-		spec->show == PROBE_SHOW_STRING ? "string" : spec->show == PROBE_SHOW_SIGNED ?
-		"signed" : spec->show == PROBE_SHOW_HEX ? "hex" : "unsigned", a->n);
+	fprintf(out, "    %s (%s): %" PRIu64 " values", text_esc(spec->name),
+		probe_value_type(spec), a->n);
 	if (a->n && spec->show != PROBE_SHOW_STRING)
 		fprintf(out, ", min %s p50 %s p99 %s max %s",
-			number_str(spec, a->min, b[0], sizeof(b[0])),
-			number_str(spec, a->p50, b[1], sizeof(b[1])),
-			number_str(spec, a->p99, b[2], sizeof(b[2])),
-			number_str(spec, a->max, b[3], sizeof(b[3])));
+			probe_value_str(spec, a->min, b[0], sizeof(b[0])),
+			probe_value_str(spec, a->p50, b[1], sizeof(b[1])),
+			probe_value_str(spec, a->p99, b[2], sizeof(b[2])),
+			probe_value_str(spec, a->max, b[3], sizeof(b[3])));
 	fputc('\n', out);
 	for (i = 0; i < a->ntop; i++)
 		fprintf(out, "      %10" PRIu64 "  %s\n", a->top[i].count,
@@ -422,7 +310,24 @@ static void arg_text(FILE *out, const struct probe_arg *spec, const struct probe
 		fprintf(out, "      %10" PRIu64 "  (other values)\n", a->other);
 }
 
-static void probe_text(FILE *out, const struct report *r, const struct probes_probe *p)
+/* "10 (comm) 3, 11 (comm) 1, others 4": a probe's busiest threads or processes. */
+static void hits_text(FILE *out, const struct analyze_probes *a, const char *what,
+		      const struct probe_value *v, unsigned int n, uint64_t other, int threads)
+{
+	unsigned int i;
+
+	fprintf(out, "    by %s:", what);
+	for (i = 0; i < n; i++)
+		fprintf(out, " %" PRIu32 " (%s) %" PRIu64 "%s",
+			threads ? key_pid(a, v[i].v) : (uint32_t)v[i].v,
+			text_esc(threads ? key_comm(a, v[i].v) : tgid_comm(a, v[i].v)), v[i].count,
+			i + 1 < n || other ? "," : "");
+	if (other)
+		fprintf(out, " others %" PRIu64, other);
+	fputc('\n', out);
+}
+
+static void probe_text(FILE *out, const struct analyze_probes *a, const struct probes_probe *p)
 {
 	char spec[2048];
 	unsigned int i;
@@ -432,34 +337,60 @@ static void probe_text(FILE *out, const struct report *r, const struct probes_pr
 	if (p->have_module)
 		fprintf(out, " (the module counted %" PRIu64 " in the session, %" PRIu64 " missed)",
 			p->module_hits, p->module_misses);
-	fprintf(out, "\n    %s\n    by process id:", text_esc(probe_spec_format(p->spec, spec,
-									  sizeof(spec))));
-	for (i = 0; i < p->npids; i++) {
-		uint32_t t = sched_lookup_pid(&r->model->sched, p->pids[i].v);
-
-		fprintf(out, " %" PRIu64 " (%s) %" PRIu64 "%s", p->pids[i].v,
-			t < SCHED_NONE ? text_esc(report_thread_name(r, t)) : "?",
-			p->pids[i].count, i + 1 < p->npids || p->other_pids ? "," : "");
-	}
-	if (p->other_pids)
-		fprintf(out, " others %" PRIu64, p->other_pids);
-	fputc('\n', out);
+	fprintf(out, "\n    %s\n", text_esc(probe_spec_format(p->spec, spec, sizeof(spec))));
+	hits_text(out, a, "process", p->procs, p->nprocs, p->other_procs, 0);
+	hits_text(out, a, "thread", p->threads, p->nthreads, p->other_threads, 1);
 	for (i = 0; i < p->spec->nargs; i++)
-		arg_text(out, &p->spec->args[i], &p->args[i]);
+		arg_text(out, &p->args[i]);
+}
+
+/* The states a span's time is shown in, as the report's thread states. */
+static const struct {
+	enum sched_state state;
+	const char *name;
+} span_states[] = {
+	{ SCHED_RUNNING, "running" },
+	{ SCHED_RUNNABLE, "runnable" },
+	{ SCHED_SLEEPING, "sleeping" },
+	{ SCHED_BLOCKED, "blocked" },
+	{ SCHED_OTHER, "other" },
+};
+
+static void spans_text(FILE *out, const struct mark_spans *m, unsigned int top)
+{
+	char b[4][24];
+	uint32_t i;
+	size_t k;
+
+	fprintf(out, "  spans (begin and end markers): %" PRIu64 " begins and %" PRIu64
+		" ends unmatched\n", m->unmatched_begin, m->unmatched_end);
+	for (i = 0; i < mark_spans_count(m) && i < top; i++) {
+		const struct mark_span_name *s = &m->by_name[m->order[i]];
+
+		fprintf(out, "    %-24s %6" PRIu64 " spans, p50 %s, p99 %s, max %s;",
+			text_esc(mark_spans_name(m, m->order[i])), s->d.count,
+			render_ns(hist_percentile(&s->d, 50), b[0], sizeof(b[0])),
+			render_ns(hist_percentile(&s->d, 99), b[1], sizeof(b[1])),
+			render_ns(s->d.max, b[2], sizeof(b[2])));
+		for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
+			fprintf(out, " %s %.1f%%", span_states[k].name,
+				render_pct(s->state_ns[span_states[k].state], s->d.sum));
+		fprintf(out, " of %s\n", render_ns(s->d.sum, b[3], sizeof(b[3])));
+	}
+	if (mark_spans_count(m) > top)
+		fprintf(out, "    (%u more names)\n", mark_spans_count(m) - top);
 }
 
 static void probes_text(FILE *out, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_probes *a = analyze_probes(r);
 	unsigned int i;
-	size_t j;
 
-	(void)v;
 	render_heading(out, "probes (record --probe) and markers");
 	if (!a->table.n && !a->marks)
 		fprintf(out, "  no probes and no markers in this capture\n");
 	for (i = 0; i < a->table.n; i++)
-		probe_text(out, r, &a->probes[i]);
+		probe_text(out, a, &a->probes[i]);
 	if (a->unknown)
 		fprintf(out, "  %" PRIu64 " hits of probes the capture's list does not name\n",
 			a->unknown);
@@ -469,23 +400,139 @@ static void probes_text(FILE *out, const struct report *r, const struct report_v
 	for (i = 0; i < a->nmark_pids; i++)
 		fprintf(out, " %" PRIu64 " %" PRIu64 "%s", a->mark_pids[i].v, a->mark_pids[i].count,
 			i + 1 < a->nmark_pids ? "," : "");
-	fprintf(out, "\n  spans (begin and end markers): %" PRIu64 " begins and %" PRIu64
-		" ends unmatched\n", a->unmatched_begin, a->unmatched_end);
-	for (j = 0; j < a->nspans; j++) {
-		const struct hist *h = &a->spans[j].d;
+	fputc('\n', out);
+	spans_text(out, &a->spans, v->top);
+}
 
-		fprintf(out, "    %-24s %6" PRIu64 " spans, p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
-			text_esc(a->spans[j].name), h->count, hist_percentile(h, 50) / 1e6,
-			hist_percentile(h, 99) / 1e6, h->max / 1e6);
+/* --- HTML --- */
+
+static void hits_html(FILE *f, const struct analyze_probes *a, const struct probe_value *v,
+		      unsigned int n, uint64_t other, int threads)
+{
+	unsigned int i;
+
+	fputs("<td class=l>", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s%" PRIu32 " ", i ? ", " : "",
+			threads ? key_pid(a, v[i].v) : (uint32_t)v[i].v);
+		html_esc(f, threads ? key_comm(a, v[i].v) : tgid_comm(a, v[i].v));
+		fprintf(f, " %" PRIu64, v[i].count);
+	}
+	if (other)
+		fprintf(f, "%sothers %" PRIu64, n ? ", " : "", other);
+	fputs("</td>", f);
+}
+
+static void args_html(FILE *f, const struct probes_probe *p)
+{
+	char b[5][40];
+	unsigned int i, k;
+
+	for (i = 0; i < p->spec->nargs; i++) {
+		const struct probe_values *a = &p->args[i];
+		int num = a->n && a->spec->show != PROBE_SHOW_STRING;
+
+		fputs("<tr><td class=l>", f);
+		html_esc(f, p->spec->name);
+		fputs("</td><td class=l>", f);
+		html_esc(f, a->spec->name);
+		fprintf(f, "</td><td class=l>%s</td><td>%" PRIu64 "</td>", probe_value_type(a->spec),
+			a->n);
+		fprintf(f, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td class=l>",
+			num ? probe_value_str(a->spec, a->min, b[0], sizeof(b[0])) : "",
+			num ? probe_value_str(a->spec, a->p50, b[1], sizeof(b[1])) : "",
+			num ? probe_value_str(a->spec, a->p99, b[2], sizeof(b[2])) : "",
+			num ? probe_value_str(a->spec, a->max, b[3], sizeof(b[3])) : "");
+		for (k = 0; k < a->ntop; k++) {
+			fputs(k ? ", " : "", f);
+			html_esc(f, value_str(a->spec, &a->top[k], b[4], sizeof(b[4])));
+			fprintf(f, " (%" PRIu64 ")", a->top[k].count);
+		}
+		if (a->other)
+			fprintf(f, ", others (%" PRIu64 ")", a->other);
+		fputs("</td></tr>\n", f);
+	}
+}
+
+static void spans_html(FILE *f, const struct mark_spans *m, unsigned int top)
+{
+	char b[4][24];
+	uint32_t i;
+	size_t k;
+
+	fprintf(f, "<p>spans of begin and end markers: %" PRIu64 " begins and %" PRIu64
+		" ends unmatched</p>\n", m->unmatched_begin, m->unmatched_end);
+	if (!mark_spans_count(m))
+		return;
+	fputs("<table><tr><th class=l>span</th><th>count</th><th>p50</th><th>p99</th>"
+	      "<th>max</th><th>total</th>", f);
+	for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
+		fprintf(f, "<th>%s</th>", span_states[k].name);
+	fputs("</tr>\n", f);
+	for (i = 0; i < mark_spans_count(m) && i < top; i++) {
+		const struct mark_span_name *s = &m->by_name[m->order[i]];
+
+		fputs("<tr><td class=l>", f);
+		html_esc(f, mark_spans_name(m, m->order[i]));
+		fprintf(f, "</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+			s->d.count, render_ns(hist_percentile(&s->d, 50), b[0], sizeof(b[0])),
+			render_ns(hist_percentile(&s->d, 99), b[1], sizeof(b[1])),
+			render_ns(s->d.max, b[2], sizeof(b[2])), render_ns(s->d.sum, b[3], sizeof(b[3])));
+		for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
+			fprintf(f, "<td>%.1f%%</td>",
+				render_pct(s->state_ns[span_states[k].state], s->d.sum));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void probes_html(FILE *f, const struct report *r, const struct report_view *v)
+{
+	const struct analyze_probes *a = analyze_probes(r);
+	unsigned int i;
+
+	fputs("<h2 id=probes>probes and markers</h2>\n", f);
+	if (!a->table.n && !a->marks) {
+		fputs("<p>no probes and no markers in this capture</p>\n", f);
+		return;
+	}
+	if (a->table.n) {
+		fputs("<table><tr><th class=l>probe</th><th class=l>kind</th><th>hits</th>"
+		      "<th>module hits</th><th>module misses</th><th class=l>by process</th>"
+		      "<th class=l>by thread</th></tr>\n", f);
+		for (i = 0; i < a->table.n; i++) {
+			const struct probes_probe *p = &a->probes[i];
+
+			fputs("<tr><td class=l>", f);
+			html_esc(f, p->spec->name);
+			fprintf(f, "</td><td class=l>%s</td><td>%" PRIu64 "</td>",
+				probe_kind_name(p->spec->kind), p->hits);
+			if (p->have_module)
+				fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
+					p->module_hits, p->module_misses);
+			else
+				fputs("<td></td><td></td>", f);
+			hits_html(f, a, p->procs, p->nprocs, p->other_procs, 0);
+			hits_html(f, a, p->threads, p->nthreads, p->other_threads, 1);
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n<table><tr><th class=l>probe</th><th class=l>argument</th>"
+		      "<th class=l>type</th><th>values</th><th>min</th><th>p50</th><th>p99</th>"
+		      "<th>max</th><th class=l>most frequent (count)</th></tr>\n", f);
+		for (i = 0; i < a->table.n; i++)
+			args_html(f, &a->probes[i]);
+		fputs("</table>\n", f);
+	}
+	if (a->unknown)
+		fprintf(f, "<p>%" PRIu64 " hits of probes the capture's list does not name</p>\n",
+			a->unknown);
+	if (a->marks) {
+		fprintf(f, "<p>%" PRIu64 " markers</p>\n", a->marks);
+		spans_html(f, &a->spans, v->top);
 	}
 }
 
 /* --- JSON --- */
-
-struct arg_item {
-	const struct probe_arg *spec;
-	const struct probes_arg *a;
-};
 
 static const struct probes_probe *probe(const struct json_ctx *c)
 {
@@ -519,7 +566,7 @@ static json_object *get_probe(const struct json_field *f, struct json_ctx *c)
 
 static json_object *get_pid(const struct json_field *f, struct json_ctx *c)
 {
-	const struct probes_value *v = c->item;
+	const struct probe_value *v = c->item;
 
 	return json_doc_u64(!strcmp(f->name, "pid") ? v->v : v->count);
 }
@@ -535,70 +582,112 @@ static const void *parent(struct json_ctx *c, size_t pos)
 	return c->aux;
 }
 
-static int next_probe_pid(struct json_ctx *c, size_t *pos)
+static int next_proc(struct json_ctx *c, size_t *pos)
 {
 	const struct probes_probe *p = parent(c, *pos);
 
-	if (*pos >= p->npids)
+	if (*pos >= p->nprocs)
 		return 0;
-	c->item = &p->pids[(*pos)++];
+	c->item = &p->procs[(*pos)++];
 	return 1;
 }
 
-static const struct json_field pid_fields[] = {
-	{ .name = "pid", .type = JSON_INT, .get = get_pid },
-	{ .name = "hits", .type = JSON_INT, .get = get_pid },
+static int next_thread(struct json_ctx *c, size_t *pos)
+{
+	const struct probes_probe *p = parent(c, *pos);
+
+	if (*pos >= p->nthreads)
+		return 0;
+	c->item = &p->threads[(*pos)++];
+	return 1;
+}
+
+/* A name, or nothing when the model does not know it. */
+static json_object *comm_or_none(const char *comm)
+{
+	return strcmp(comm, "?") ? json_doc_str(comm) : NULL;
+}
+
+/* A process's hits: v is its tgid. */
+static json_object *get_proc(const struct json_field *f, struct json_ctx *c)
+{
+	const struct analyze_probes *a = analyze_probes(render_report(c));
+	const struct probe_value *v = c->item;
+
+	if (!strcmp(f->name, "comm"))
+		return comm_or_none(tgid_comm(a, v->v));
+	return json_doc_u64(!strcmp(f->name, "tgid") ? v->v : v->count);
+}
+
+/* A thread's hits: v is its key. */
+static json_object *get_thread(const struct json_field *f, struct json_ctx *c)
+{
+	const struct analyze_probes *a = analyze_probes(render_report(c));
+	const struct probe_value *v = c->item;
+
+	if (!strcmp(f->name, "comm"))
+		return comm_or_none(key_comm(a, v->v));
+	if (!strcmp(f->name, "pid"))
+		return json_doc_u64(key_pid(a, v->v));
+	return json_doc_u64(!strcmp(f->name, "tgid") ? key_tgid(a, v->v) : v->count);
+}
+
+static const struct json_field proc_fields[] = {
+	{ .name = "tgid", .type = JSON_INT, .get = get_proc },
+	{ .name = "comm", .type = JSON_STR, .flags = JSON_OPTIONAL, .get = get_proc },
+	{ .name = "hits", .type = JSON_INT, .get = get_proc },
 	JSON_END
 };
 
-static const struct arg_item *arg(const struct json_ctx *c)
-{
-	return c->item;
-}
+static const struct json_field thread_fields[] = {
+	{ .name = "pid", .type = JSON_INT, .get = get_thread, .description = "thread id" },
+	{ .name = "tgid", .type = JSON_INT, .get = get_thread },
+	{ .name = "comm", .type = JSON_STR, .flags = JSON_OPTIONAL, .get = get_thread },
+	{ .name = "hits", .type = JSON_INT, .get = get_thread },
+	JSON_END
+};
 
 static json_object *get_arg(const struct json_field *f, struct json_ctx *c)
 {
-	const struct arg_item *x = arg(c);
-	const struct probe_arg *spec = x->spec;
+	const struct probe_values *a = c->item;
+	const struct probe_arg *spec = a->spec;
 
 	if (!strcmp(f->name, "name"))
 		return json_doc_str(spec->name);
 	if (!strcmp(f->name, "type"))
-		return json_doc_str(spec->show == PROBE_SHOW_STRING ? "string" :
-				    spec->show == PROBE_SHOW_SIGNED ? "signed" :
-				    spec->show == PROBE_SHOW_HEX ? "hex" : "unsigned");
+		return json_doc_str(probe_value_type(spec));
 	if (!strcmp(f->name, "count"))
-		return json_doc_u64(x->a->n);
+		return json_doc_u64(a->n);
 	if (!strcmp(f->name, "other"))
-		return json_doc_u64(x->a->other);
-	if (spec->show == PROBE_SHOW_STRING || !x->a->n)
+		return json_doc_u64(a->other);
+	if (spec->show == PROBE_SHOW_STRING || !a->n)
 		return NULL;
 	if (!strcmp(f->name, "min"))
-		return typed(spec, x->a->min);
+		return typed(spec, a->min);
 	if (!strcmp(f->name, "p50"))
-		return typed(spec, x->a->p50);
+		return typed(spec, a->p50);
 	if (!strcmp(f->name, "p99"))
-		return typed(spec, x->a->p99);
-	return typed(spec, x->a->max);
+		return typed(spec, a->p99);
+	return typed(spec, a->max);
 }
 
 static json_object *get_value(const struct json_field *f, struct json_ctx *c)
 {
-	const struct probes_value *v = c->item;
-	const struct probe_arg *spec = ((const struct arg_item *)c->aux)->spec;
+	const struct probe_value *v = c->item;
+	const struct probe_values *a = c->aux;
 
 	if (!strcmp(f->name, "count"))
 		return json_doc_u64(v->count);
-	return v->s ? json_doc_str(v->s) : typed(spec, v->v);
+	return v->s ? json_doc_str(v->s) : typed(a->spec, v->v);
 }
 
 static int next_value(struct json_ctx *c, size_t *pos)
 {
-	const struct arg_item *x = parent(c, *pos);
+	const struct probe_values *a = parent(c, *pos);
 
-	if (*pos >= x->a->ntop)
+	if (*pos >= a->ntop)
 		return 0;
-	c->item = &x->a->top[(*pos)++];
+	c->item = &a->top[(*pos)++];
 	return 1;
 }
 
@@ -623,18 +712,13 @@ static const struct json_field arg_fields[] = {
 	JSON_END
 };
 
-/* Each argument's item lives in the iterator's slot, one at a time. */
-static struct arg_item arg_slot;
-
 static int next_arg(struct json_ctx *c, size_t *pos)
 {
 	const struct probes_probe *p = parent(c, *pos);
 
 	if (*pos >= p->spec->nargs)
 		return 0;
-	arg_slot = (struct arg_item){ &p->spec->args[*pos], &p->args[*pos] };
-	(*pos)++;
-	c->item = &arg_slot;
+	c->item = &p->args[(*pos)++];
 	return 1;
 }
 
@@ -647,9 +731,15 @@ static const struct json_field probe_fields[] = {
 	{ .name = "module_hits", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_probe,
 	  .description = "the module's count over the session" },
 	{ .name = "module_misses", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_probe },
-	{ .name = "processes", .type = JSON_ARR, .sub = pid_fields, .next = next_probe_pid,
-	  .description = "the top pids by hits" },
-	{ .name = "other_hits", .type = JSON_INT, .off = offsetof(struct probes_probe, other_pids) },
+	{ .name = "processes", .type = JSON_ARR, .sub = proc_fields, .next = next_proc,
+	  .description = "the processes with the most hits, most first" },
+	{ .name = "other_hits", .type = JSON_INT, .off = offsetof(struct probes_probe, other_procs),
+	  .description = "the hits of the processes not listed" },
+	{ .name = "threads", .type = JSON_ARR, .sub = thread_fields, .next = next_thread,
+	  .description = "the threads with the most hits, most first" },
+	{ .name = "other_thread_hits", .type = JSON_INT,
+	  .off = offsetof(struct probes_probe, other_threads),
+	  .description = "the hits of the threads not listed" },
 	{ .name = "args", .type = JSON_ARR, .sub = arg_fields, .next = next_arg },
 	JSON_END
 };
@@ -666,10 +756,13 @@ static int next_probe(struct json_ctx *c, size_t *pos)
 
 static json_object *get_span(const struct json_field *f, struct json_ctx *c)
 {
-	const struct probes_span *s = c->item;
+	const struct analyze_probes *a = analyze_probes(render_report(c));
+	const struct mark_span_name *s = c->item;
 
 	if (!strcmp(f->name, "name"))
-		return json_doc_str(s->name);
+		return json_doc_str(mark_spans_name(&a->spans, (uint32_t)c->id));
+	if (!strcmp(f->name, "unknown_ns"))
+		return json_doc_u64(mark_span_unknown_ns(s));
 	return json_doc_dist(c, &s->d);
 }
 
@@ -677,15 +770,33 @@ static int next_span(struct json_ctx *c, size_t *pos)
 {
 	const struct analyze_probes *a = analyze_probes(render_report(c));
 
-	if (*pos >= a->nspans)
+	if (*pos >= mark_spans_count(&a->spans))
 		return 0;
-	c->item = &a->spans[(*pos)++];
+	c->id = a->spans.order[(*pos)++];
+	c->item = &a->spans.by_name[c->id];
 	return 1;
 }
 
+#define STATE_NS(n, s) { .name = n, .type = JSON_INT, \
+	.off = offsetof(struct mark_span_name, state_ns) + (s) * sizeof(uint64_t) }
+
+static const struct json_field span_state_fields[] = {
+	STATE_NS("running_ns", SCHED_RUNNING),
+	STATE_NS("runnable_ns", SCHED_RUNNABLE),
+	STATE_NS("sleeping_ns", SCHED_SLEEPING),
+	STATE_NS("blocked_ns", SCHED_BLOCKED),
+	STATE_NS("other_ns", SCHED_OTHER),
+	{ .name = "unknown_ns", .type = JSON_INT, .get = get_span,
+	  .description = "in no known state: unknown time, or a thread the capture does not show" },
+	JSON_END
+};
+
 static const struct json_field span_fields[] = {
-	{ .name = "name", .type = JSON_STR, .get = get_span },
+	{ .name = "name", .type = JSON_STR, .get = get_span, .description = "its begins' text" },
 	{ .name = "duration", .type = JSON_DIST, .get = get_span },
+	{ .name = "states", .type = JSON_OBJ, .sub = span_state_fields,
+	  .description = "its threads' time in each state while the spans were open, summed "
+			 "(nested spans each count theirs)" },
 	JSON_END
 };
 
@@ -701,7 +812,7 @@ static int next_mark_pid(struct json_ctx *c, size_t *pos)
 
 static const struct json_field mark_pid_fields[] = {
 	{ .name = "pid", .type = JSON_INT, .get = get_pid },
-	{ .name = "markers", .type = JSON_INT, .off = offsetof(struct probes_value, count) },
+	{ .name = "markers", .type = JSON_INT, .off = offsetof(struct probe_value, count) },
 	JSON_END
 };
 
@@ -714,8 +825,8 @@ static json_object *get_section(const struct json_field *f, struct json_ctx *c)
 	if (!strcmp(f->name, "markers"))
 		return json_doc_u64(a->marks);
 	if (!strcmp(f->name, "unmatched_begins"))
-		return json_doc_u64(a->unmatched_begin);
-	return json_doc_u64(a->unmatched_end);
+		return json_doc_u64(a->spans.unmatched_begin);
+	return json_doc_u64(a->spans.unmatched_end);
 }
 
 static const struct json_field section_fields[] = {
@@ -723,7 +834,9 @@ static const struct json_field section_fields[] = {
 	{ .name = "unknown_hits", .type = JSON_INT, .get = get_section },
 	{ .name = "markers", .type = JSON_INT, .get = get_section },
 	{ .name = "marker_writers", .type = JSON_ARR, .sub = mark_pid_fields, .next = next_mark_pid },
-	{ .name = "spans", .type = JSON_ARR, .sub = span_fields, .next = next_span },
+	{ .name = "spans", .type = JSON_ARR, .sub = span_fields, .flags = JSON_LIST,
+	  .next = next_span, .order = "duration.count",
+	  .description = "by name, the most spans first" },
 	{ .name = "unmatched_begins", .type = JSON_INT, .get = get_section },
 	{ .name = "unmatched_ends", .type = JSON_INT, .get = get_section },
 	JSON_END
@@ -731,8 +844,8 @@ static const struct json_field section_fields[] = {
 
 static const struct json_field probes_doc[] = {
 	{ .name = "probes", .type = JSON_OBJ, .sub = section_fields,
-	  .description = "record --probe's probes (hits, processes, argument values) and the "
-			 "markers (writers, spans)" },
+	  .description = "record --probe's probes (hits, processes, threads, argument values) "
+			 "and the markers (writers, spans)" },
 	JSON_END
 };
 
@@ -751,12 +864,15 @@ const struct analyzer analyzer_probes = {
 	.fini = probes_fini,
 	.derive = probes_derive,
 	.text = probes_text,
+	.html = probes_html,
+	.nav = "probes",
 	.doc = probes_doc,
 	.tool = {
 		"analyze_probes", "Probes and markers",
-		"record --probe's probes: hits per probe and process, each argument's values "
-		"(numbers: min, p50, p99, max; the most frequent values); markers and the "
-		"spans of begin/end markers with their durations.",
+		"record --probe's probes: hits per probe, process and thread, each argument's "
+		"values (numbers: min, p50, p99, max; the most frequent values); markers and "
+		"the spans of begin/end markers with their durations and their threads' time "
+		"in each state (running, runnable, sleeping, blocked).",
 		ARGS_ANALYSIS, 0, NULL, probes_applies,
 	},
 };
