@@ -14,6 +14,8 @@
 #     its pid; a "B "/"E " pair is a span's begin and end (flags, prefix
 #     taken off) at least its sleep apart; ktprof mark writes one with its
 #     own pid; with no session running, ktprof mark says so;
+#   - report --probes of the same captures: the uprobe's hits, process,
+#     argument figures and string values, the span and the unmatched end;
 #   - the module's counts (META probe_stats): hits as many as records
 #     (nothing lost), no misses;
 #   - a kprobe on a function the write path calls (relay's sub-buffer
@@ -115,6 +117,8 @@ host() {
 		"$KTPROF" dump --json "$out/$f.ktp" >"$out/$f.json" || fail "dump $f failed"
 	done
 	"$KTPROF" info "$out/k.ktp" >"$out/k.info" || fail "info failed"
+	"$KTPROF" report --json --probes "$out/u.ktp" >"$out/u-report.json" || fail "report --probes failed"
+	"$KTPROF" report --json --probes "$out/m.ktp" >"$out/m-report.json" || fail "report --probes (markers) failed"
 	"$KTPROF" info "$out/relay.ktp" >"$out/relay.info" || fail "info relay failed"
 	grep '^ *probe ' "$out/relay.info"
 	/usr/bin/python3 - "$out" <<'PY' || fail "probe check failed"
@@ -207,6 +211,24 @@ n = sum(1 for e in rep if e["type"] == "probe")
 print("hits of the replaced file's probe: %d (3 before the rename)" % n)
 if n < 3:
     bad("the replaced file's probe: %d hits, want at least the 3 before the rename" % n)
+# report --probes on the same captures: the analysis of what dump shows.
+rep = json.load(open(out + "/u-report.json"))["probes"]
+byname = {p["name"]: p for p in rep["probes"]}
+up = byname.get("ktp_probed_request", {})
+args = {a["name"]: a for a in up.get("args", [])}
+got = (up.get("hits"), [p["pid"] for p in up.get("processes", [])],
+       args.get("delta", {}).get("min"), args.get("delta", {}).get("max"),
+       args.get("id", {}).get("p50"), [(v["value"], v["count"]) for v in args.get("name", {}).get("top", [])])
+want = (10, [probed], -2, 7, 1005, [("even", 5), ("odd", 5)])
+print("report --probes: %s" % (got,))
+if got != want:
+    bad("report --probes: %s, want %s" % (got, want))
+rep = json.load(open(out + "/m-report.json"))["probes"]
+spans = {s["name"]: s["duration"] for s in rep["spans"]}
+print("spans: %s, unmatched ends %d" % (spans, rep["unmatched_ends"]))
+if list(spans) != ["phase"] or spans["phase"]["count"] != 1 or \
+        spans["phase"]["max_ns"] < 200000000 or rep["unmatched_ends"] != 1:
+    bad("report --probes spans: %s" % rep)
 sys.exit(0 if ok else 1)
 PY
 	# The module's counts, as info shows them: every hit recorded, no miss.
