@@ -166,38 +166,69 @@ EOF
 # thread's track named after its probe, its arguments by name (a signed one
 # as a negative int, a string as a string; the hit of a probe the list does
 # not name is "probe 7" with arg0); each marker an instant named by its
-# text, the span markers with span=begin|end.
+# text. Span markers are slices on the writer's "spans" track, paired as
+# report --probes pairs them: pid 10's req at 1000 holds req 2000-2500 and
+# ends at 4000; pid 11's end at 5000 has nothing open (an instant,
+# span=end, unmatched); its x begun at 6000 ends with the trace (10000),
+# unmatched. The same for probes-threads.scn: an end closes the innermost
+# span whatever its text (101's "other" ends inner).
 "$GEN" -t "$TOP/tests/report/probes.scn" -o "$T/pr.ktp" || fail "gen-capture -t probes failed"
+"$GEN" -t "$TOP/tests/report/probes-threads.scn" -o "$T/prt.ktp" ||
+	fail "gen-capture -t probes-threads failed"
 expect 0 '' convert -o "$T/pr.pftrace" "$T/pr.ktp"
 validate "$T/pr.pftrace"
-$PY - "$T/pr.pftrace" "$TOP" <<'EOF' || fail "the probes' instants are not the known answer"
+expect 0 '' convert -o "$T/prt.pftrace" "$T/prt.ktp"
+validate "$T/prt.pftrace"
+$PY - "$T/pr.pftrace" "$T/prt.pftrace" "$TOP" <<'EOF' || fail "the probes' instants and the spans are not the known answer"
 import sys
-sys.path.insert(0, sys.argv[2] + "/tests/lib")
+sys.path.insert(0, sys.argv[3] + "/tests/lib")
 from trace_facts import load_trace
-trace = load_trace(sys.argv[1], sys.argv[2] + "/proto/perfetto.proto")
-tracks, got = {}, []
-for p in trace.packet:
-    if p.HasField("track_descriptor") and p.track_descriptor.HasField("thread"):
-        tracks[p.track_descriptor.uuid] = p.track_descriptor.thread.tid
-    e = p.track_event
-    if not p.HasField("track_event") or e.type != e.TYPE_INSTANT or not e.HasField("name"):
-        continue
-    args = []
-    for a in e.debug_annotations:
-        v = a.string_value if a.HasField("string_value") else \
-            a.int_value if a.HasField("int_value") else a.uint_value
-        args.append("%s=%s" % (a.name, v))
-    got.append((p.timestamp - 1000000000, tracks.get(e.track_uuid), e.name, " ".join(args)))
+
+def facts(path):
+    """(instants, span events): (ns, tid, name, args), (ns, tid, B|E, name, args)."""
+    trace = load_trace(path, sys.argv[3] + "/proto/perfetto.proto")
+    tracks, spans, instants, slices = {}, set(), [], []
+    for p in trace.packet:
+        d = p.track_descriptor
+        if p.HasField("track_descriptor") and d.HasField("thread"):
+            tracks[d.uuid] = d.thread.tid
+            if d.name == "spans":
+                spans.add(d.uuid)
+        e = p.track_event
+        if not p.HasField("track_event"):
+            continue
+        args = []
+        for a in e.debug_annotations:
+            v = a.string_value if a.HasField("string_value") else \
+                a.int_value if a.HasField("int_value") else \
+                a.bool_value if a.HasField("bool_value") else a.uint_value
+            args.append("%s=%s" % (a.name, v))
+        ts = p.timestamp - 1000000000
+        if e.track_uuid in spans:
+            kind = {e.TYPE_SLICE_BEGIN: "B", e.TYPE_SLICE_END: "E"}[e.type]
+            slices.append((ts, tracks[e.track_uuid], kind, e.name, " ".join(args)))
+        elif e.type == e.TYPE_INSTANT and e.HasField("name"):
+            instants.append((ts, tracks.get(e.track_uuid), e.name, " ".join(args)))
+    return instants, slices
+
+instants, slices = facts(sys.argv[1])
 want = [(100, 10, "rd", "fd=3 n=100"), (200, 10, "rd", "fd=3 n=200"),
         (300, 11, "rd", "fd=-2 n=100"), (400, 10, "rd", "fd=4 n=300"),
         (500, 10, "app", "s=odd"), (600, 10, "app", "s=even"), (700, 11, "app", "s=odd"),
         (800, 10, "vfs_read%return", "ret=100"), (900, 10, "vfs_read%return", "ret=-1"),
         (950, 10, "vfs_read%return", "ret=200"), (960, 10, "probe 7", "arg0=1"),
-        (1000, 10, "req", "span=begin"), (2000, 10, "req", "span=begin"),
-        (2500, 10, "req", "span=end"), (4000, 10, "req", "span=end"),
-        (5000, 11, "req", "span=end"), (6000, 11, "x", "span=begin"), (7000, 10, "hello", "")]
-assert got == want, got
-print("probe and marker instants: %d" % len(got))
+        (5000, 11, "req", "span=end unmatched=True"), (7000, 10, "hello", "")]
+assert instants == want, instants
+want = [(1000, 10, "B", "req", ""), (2000, 10, "B", "req", ""), (2500, 10, "E", "", ""),
+        (4000, 10, "E", "", ""), (6000, 11, "B", "x", ""),
+        (10000, 11, "E", "", "unmatched=True")]
+assert slices == want, slices
+_, slices = facts(sys.argv[2])
+want = [(400, 101, "B", "job", ""), (1100, 101, "B", "inner", ""), (1300, 101, "E", "", ""),
+        (2400, 101, "E", "", ""), (3200, 200, "B", "job", ""), (3500, 200, "E", "", ""),
+        (3600, 200, "B", "late", ""), (10000, 200, "E", "", "unmatched=True")]
+assert slices == want, slices
+print("probe and marker instants: %d, span slices: %d" % (len(instants), len(slices)))
 EOF
 
 # Bad input: a clear message, a non-zero exit, no output left behind.

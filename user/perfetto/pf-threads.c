@@ -4,8 +4,12 @@
  * ONCPU slice for every time it ran (cpu at the start; prev_state,
  * preemption and counter deltas at the end); WAKER and WAKEE instants tied
  * by a flow that ends on the wakee's next ONCPU slice, PREEMPTOR and
- * PREEMPTEE likewise; FORK, EXEC and EXIT instants. Per CPU: tracks of IRQ,
- * softirq and workqueue slices, IPI instants and lost-record markers.
+ * PREEMPTEE likewise; FORK, EXEC and EXIT instants; probe hits and
+ * markers as instants, and the spans of begin and end markers as slices
+ * on a second track of the thread ("spans"), paired as report --probes
+ * pairs them (an end closes its thread's innermost span). Per CPU: tracks
+ * of IRQ, softirq and workqueue slices, IPI instants and lost-record
+ * markers.
  *
  * Slices on one track must nest: a slice still open when its thread shows
  * up elsewhere (after lost records), or when another thread starts on its
@@ -56,6 +60,8 @@ struct thr {
 	uint64_t wake_flow, preempt_flow;	/* to end on the next ONCPU */
 	uint64_t wq_func;	/* work being run, 0: none */
 	int asleep;		/* a sleep slice (its stack's) open */
+	int spans_described;	/* its spans track */
+	uint32_t spans_open;	/* span slices open there */
 	/* sched_ext (-e scx): the DSQ it was last taken from, and the slice
 	 * it had at its switch-in, for its ONCPU slice's end. */
 	char scx_dsq[56];
@@ -113,6 +119,11 @@ static uint64_t cpu_uuid(uint32_t cpu, unsigned int kind)
 static uint64_t dsq_uuid(uint64_t index)
 {
 	return (4ull << 56) | index;
+}
+
+static uint64_t spans_uuid(uint32_t tid, uint32_t gen)
+{
+	return (5ull << 56) | ((uint64_t)gen << 32) | tid;
 }
 
 static struct thr *get_thr(struct pf_threads *t, uint32_t tid)
@@ -182,14 +193,24 @@ static int emit_descriptor(struct pf_threads *t, Perfetto__Protos__TrackDescript
 	return pf_out_packet(t->c->out, &pkt);
 }
 
+/* @tid's process: its tgid in *@tgid; the generation of its process's track. */
+static uint32_t thread_process(struct pf_threads *t, uint32_t tid, struct thr *th,
+			       uint32_t *tgid)
+{
+	const struct task_info *ti = task_table_get(&t->c->model->tasks, tid);
+	struct thr *leader;
+
+	*tgid = ti ? ti->tgid : tid;
+	leader = *tgid == tid ? th : get_thr(t, *tgid);
+	return leader ? leader->gen : 0;
+}
+
 /* Describe @tid's track (and its process's) before its first event. */
 static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 			   int again)
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
-	const struct task_info *ti;
-	struct thr *leader;
 	uint32_t tgid, pgen;
 	void *described;
 	char buf[32];
@@ -198,10 +219,7 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 	/* Before any lookup: this is asked at every event of the thread. */
 	if (th->described && !again)
 		return 0;
-	ti = task_table_get(&t->c->model->tasks, tid);
-	tgid = ti ? ti->tgid : tid;
-	leader = tgid == tid ? th : get_thr(t, tgid);
-	pgen = leader ? leader->gen : 0;
+	pgen = thread_process(t, tid, th, &tgid);
 	described = u64_map_get(&t->processes, tgid);
 	if (!described || (uintptr_t)described != pgen + 1u) {
 		Perfetto__Protos__TrackDescriptor pd = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
@@ -227,6 +245,33 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 	td.thread_name = (char *)task_table_comm(&t->c->model->tasks, tid, buf, sizeof(buf));
 	d.thread = &td;
 	th->described = 1;
+	return emit_descriptor(t, &d);
+}
+
+/*
+ * The spans track of @tid (described already), before its first slice: a
+ * second track of the thread, so that its spans nest among themselves
+ * and not with its ONCPU slices.
+ */
+static int describe_spans(struct pf_threads *t, uint32_t tid, struct thr *th)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	uint32_t tgid, pgen;
+
+	if (th->spans_described)
+		return 0;
+	pgen = thread_process(t, tid, th, &tgid);
+	d.has_uuid = 1;
+	d.uuid = spans_uuid(tid, th->gen);
+	d.has_parent_uuid = 1;
+	d.parent_uuid = process_uuid(tgid, pgen);
+	d.name = "spans";
+	td.has_pid = td.has_tid = 1;
+	td.pid = tgid;
+	td.tid = tid;
+	d.thread = &td;
+	th->spans_described = 1;
 	return emit_descriptor(t, &d);
 }
 
@@ -354,6 +399,24 @@ static int end_sleep(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 	th->asleep = 0;
 	track_event_init(&e, ts, thread_uuid(tid, th->gen), TRACK_EVENT_SLICE_END);
 	return track_event_emit(t, &e);
+}
+
+/*
+ * The span slices still open on @tid's spans track end at @ts, flagged:
+ * their ends were not seen (not written, or after the window).
+ */
+static int end_spans(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr *th)
+{
+	struct track_event e;
+	int ret = 0;
+
+	while (!ret && th->spans_open) {
+		th->spans_open--;
+		track_event_init(&e, ts, spans_uuid(tid, th->gen), TRACK_EVENT_SLICE_END);
+		track_event_bool(&e, 0, "unmatched", 1);
+		ret = track_event_emit(t, &e);
+	}
+	return ret;
 }
 
 /*
@@ -658,10 +721,12 @@ static int on_fork(struct pf_threads *t, const struct event *ev)
 
 		if (!ret)
 			ret = end_sleep(t, ev->ts, r.child_pid, th);
+		if (!ret)
+			ret = end_spans(t, ev->ts, r.child_pid, th);
 		if (ret)
 			return ret;
 		th->gen++;
-		th->described = 0;
+		th->described = th->spans_described = 0;
 		th->wake_flow = th->preempt_flow = th->wq_func = 0;
 	}
 	return instant(t, ev->ts, r.child_pid, N_FORK, 0, "parent_pid", r.parent_pid);
@@ -938,26 +1003,48 @@ static int on_probe(struct pf_threads *t, const struct event *ev)
 	return track_event_emit(t, &e);
 }
 
-/* A marker: an instant on its writer's track named by its text. */
+/*
+ * A marker: an instant on its writer's track named by its text. A span's
+ * begin opens a slice of that name on the writer's spans track instead,
+ * and its end closes the innermost one there; an end with none open is
+ * an instant (span=end, unmatched).
+ */
 static int on_mark(struct pf_threads *t, const struct event *ev)
 {
 	struct ktp_mark m;
 	struct track_event e;
 	const char *text;
+	struct thr *th;
 	uint32_t len;
 	int err;
 
 	memcpy(&m, ev->rec, sizeof(m));
-	if (!thread_event(t, m.pid, ev->ts, TRACK_EVENT_INSTANT, &e, &err))
+	th = track_of(t, m.pid, &err);
+	if (!th)
 		return err;
 	text = record_mark_text(ev, &len);
 	/* A packet's names stay under 512 bytes (track-event.h). */
 	len = len < 500 ? len : 500;
 	memcpy(t->str_buf[0], text, len);
 	t->str_buf[0][len] = '\0';
+	if (ev->flags & KTP_MARK_BEGIN) {
+		err = describe_spans(t, m.pid, th);
+		if (err)
+			return err;
+		track_event_init(&e, ev->ts, spans_uuid(m.pid, th->gen), TRACK_EVENT_SLICE_BEGIN);
+		th->spans_open++;
+	} else if ((ev->flags & KTP_MARK_END) && th->spans_open) {
+		track_event_init(&e, ev->ts, spans_uuid(m.pid, th->gen), TRACK_EVENT_SLICE_END);
+		th->spans_open--;
+		return track_event_emit(t, &e);
+	} else {
+		track_event_init(&e, ev->ts, thread_uuid(m.pid, th->gen), TRACK_EVENT_INSTANT);
+		if (ev->flags & KTP_MARK_END) {
+			track_event_str(&e, 0, "span", "end");
+			track_event_bool(&e, 0, "unmatched", 1);
+		}
+	}
 	e.name = t->str_buf[0][0] ? t->str_buf[0] : "marker";
-	if (ev->flags & (KTP_MARK_BEGIN | KTP_MARK_END))
-		track_event_str(&e, 0, "span", ev->flags & KTP_MARK_BEGIN ? "begin" : "end");
 	return track_event_emit(t, &e);
 }
 
@@ -1101,8 +1188,11 @@ static int threads_finish(void *view)
 
 	for (cpu = 0; !ret && cpu < t->c->nr_cpus; cpu++)
 		ret = close_cpu(t, t->last_ts, cpu);
-	while (!ret && u64_map_next(&t->threads, &i, &tid, &th))
+	while (!ret && u64_map_next(&t->threads, &i, &tid, &th)) {
 		ret = end_sleep(t, t->last_ts, tid, th);
+		if (!ret)
+			ret = end_spans(t, t->last_ts, tid, th);
+	}
 	return ret;
 }
 
