@@ -216,7 +216,7 @@ rep = json.load(open(out + "/u-report.json"))["probes"]
 byname = {p["name"]: p for p in rep["probes"]}
 up = byname.get("ktp_probed_request", {})
 args = {a["name"]: a for a in up.get("args", [])}
-got = (up.get("hits"), [p["pid"] for p in up.get("processes", [])],
+got = (up.get("hits"), [p["tgid"] for p in up.get("processes", [])],
        args.get("delta", {}).get("min"), args.get("delta", {}).get("max"),
        args.get("id", {}).get("p50"), [(v["value"], v["count"]) for v in args.get("name", {}).get("top", [])])
 want = (10, [probed], -2, 7, 1005, [("even", 5), ("odd", 5)])
