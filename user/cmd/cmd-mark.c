@@ -19,7 +19,8 @@ enum { OPT_BEGIN = OPTS_LONG_ONLY, OPT_END };
 
 static const struct opt mark_opts[] = {
 	{ "begin", OPT_BEGIN, NULL, "a span's begin (report --probes pairs it with\n"
-		"the next --end of the same thread)" },
+		"the next end written by the same thread: this\n"
+		"process's own; a shell's spans are echo's, below)" },
 	{ "end", OPT_END, NULL, "a span's end" },
 	{ "help", 'h', NULL, "this text" },
 	{ NULL },
@@ -35,8 +36,11 @@ const struct opts mark_cmd = {
 		MARKER_PATH " themselves: one write is one marker;\n"
 		"\"B TEXT\" begins a span and \"E TEXT\" ends it.",
 	.examples =
-		"Mark the phases of a benchmark script:\n"
-		"$ ktprof mark --begin warmup; ./warmup; ktprof mark --end warmup\n",
+		"Mark a point of a benchmark script:\n"
+		"$ ./warmup; ktprof mark warmup done; ./measure\n"
+		"A span in a shell: its own writes (echo is built in), one thread:\n"
+		"$ M=/sys/kernel/debug/ktprof/marker\n"
+		"$ echo 'B warmup' >$M; ./warmup; echo 'E warmup' >$M\n",
 	.opts = mark_opts,
 };
 

@@ -4,8 +4,8 @@
  *
  *   [NAME=]k:FUNC[+OFF] [ARG]...       a kprobe
  *   [NAME=]kr:FUNC [ARG]...            FUNC's return
- *   [NAME=]u:PATH:SYMBOL[+OFF] [ARG]...  a uprobe (SYMBOL may be 0xOFFSET,
- *                                      an offset in the file)
+ *   [NAME=]u:PATH:SYMBOL[+OFF] [ARG]...  a uprobe (or u:PATH:0xOFFSET, an
+ *                                      offset in the file, without +OFF)
  *   [NAME=]ur:PATH:SYMBOL [ARG]...     its return
  *   ARG = ANAME=SRC[:TYPE]
  *   SRC = arg1..arg6 (the function's arguments, x86-64 ABI), %REG (%di,
@@ -14,7 +14,10 @@
  *          str (a kernel string; a user string in a uprobe), ustr (a user
  *          string, read without faulting)
  *
- * NAME defaults to FUNC or SYMBOL, with "%return" for return probes. A
+ * NAME defaults to FUNC or SYMBOL (FUNC_0xOFF, FILE_0xOFF with an offset;
+ * other characters than letters, digits, _ and . as _), with "%return"
+ * for return probes. Words are split at white space, so a path with
+ * spaces cannot be named. A
  * capture keeps each probe's text as probe_spec_format() writes it, one a
  * line, in its meta (probe_table).
  */
