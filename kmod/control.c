@@ -370,7 +370,7 @@ int ktp_control_init(void)
 		{ "meta", 0400, &ktp_meta_fops },
 		{ "selftest", 0600, &ktp_selftest_fops },
 		{ "load", 0600, &ktp_load_file_fops },
-		{ "marker", 0220, &ktp_marker_fops },
+		{ "marker", 0200, &ktp_marker_fops },
 	};
 	size_t i;
 

@@ -79,6 +79,27 @@ scaled() { if debug_kernel; then echo "$2"; else echo "$1"; fi; }
 # ("$KTPROF" record $(debug_buffer) ...); elsewhere its default.
 debug_buffer() { if debug_kernel; then echo "-b 32M"; fi; }
 
+# kmemleak, on the debug kernel (elsewhere both do nothing): forget what
+# the kernel leaked before (boot is not ours), then after the test's work
+# fail on anything new. Two scans: an object is reported after two scans
+# find it unreferenced.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_clear() {
+	[ -w $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK
+	echo clear >$KMEMLEAK
+}
+
+kmemleak_check() {
+	local leaks
+	[ -w $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK
+	echo scan >$KMEMLEAK
+	leaks=$(grep -c '^unreferenced object' $KMEMLEAK)
+	[ "$leaks" = 0 ] || { head -60 $KMEMLEAK; fail "kmemleak: $leaks objects"; }
+	echo "kmemleak: nothing new"
+}
+
 load_module() {
 	module_loaded && fail "ktprof is already loaded"
 	insmod "$KTPROF_KO" "$@" || fail "insmod $KTPROF_KO $* failed"

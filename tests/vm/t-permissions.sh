@@ -23,6 +23,7 @@ for f in "$KTPROF_DBG"/*; do
 	mode=$(stat -c '%a %U' "$f")
 	case "$(basename "$f")" in
 	control|selftest|load) want="600 root" ;;
+	marker) want="200 root" ;;
 	*) want="400 root" ;;
 	esac
 	[ "$mode" = "$want" ] || fail "$f: mode $mode, want $want"
@@ -30,6 +31,7 @@ done
 as_nobody cat "$KTPROF_DBG/cpu0" >/dev/null 2>&1 && fail "nobody read cpu0"
 as_nobody cat "$KTPROF_DBG/stats" >/dev/null 2>&1 && fail "nobody read stats"
 as_nobody sh -c "echo start > $KTPROF_DBG/control" 2>/dev/null && fail "nobody wrote control"
+as_nobody sh -c "echo x > $KTPROF_DBG/marker" 2>/dev/null && fail "nobody wrote marker"
 for op in meta stats stop flush start; do
 	out=$(as_nobody "$TOOLS/genl-call" $op)
 	rc=$?

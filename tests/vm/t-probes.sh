@@ -28,7 +28,6 @@
 #     finds nothing new.
 . "$(dirname "$0")/lib.sh"
 out=$KTPROF_TEST_OUT
-kmemleak=/sys/kernel/debug/kmemleak
 
 # refused NAME WANT [PREFIX... --] RECORD-OPTIONS...: a record, run under
 # PREFIX (setpriv), refused with WANT in its message.
@@ -48,7 +47,7 @@ refused() {
 }
 
 guest() {
-	[ -w $kmemleak ] && { echo scan >$kmemleak; echo clear >$kmemleak; }
+	kmemleak_clear
 	load_module
 	# The guest's /tmp is read-only: files under the test's directory.
 	export P=$out
@@ -101,13 +100,7 @@ guest() {
 		"$P/ktp-probed" -n 2 >/dev/null' 2>"$out/replaced.err" ||
 		fail "record with the file replaced failed: $(cat "$out/replaced.err")"
 	unload_module
-	if [ -w $kmemleak ]; then
-		echo scan >$kmemleak
-		echo scan >$kmemleak
-		leaks=$(grep -c '^unreferenced object' $kmemleak)
-		[ "$leaks" = 0 ] || { head -60 $kmemleak; fail "kmemleak: $leaks objects"; }
-		echo "kmemleak: nothing new"
-	fi
+	kmemleak_check
 	true
 }
 

@@ -16,11 +16,9 @@ out=$KTPROF_TEST_OUT
 # fault: 20 s a round there): some 500 samples, of which about 10 mix
 # with the handler's IRQs left on.
 rounds=${KTPROF_SAMPLERS_ROUNDS:-$(scaled 12 4)}
-kmemleak=/sys/kernel/debug/kmemleak
 
 guest() {
-	# What the kernel leaked before (boot) is not ours.
-	[ -w $kmemleak ] && { echo scan >$kmemleak; echo clear >$kmemleak; }
+	kmemleak_clear
 	load_module events=sched samples=page-faults@period=3,cpu-clock@4000hz sample_irqs_on=1
 	ctl start
 	for _ in $(seq "$rounds"); do
@@ -30,14 +28,7 @@ guest() {
 	ctl stop
 	dump_session "$out/raw" symbols
 	unload_module
-	if [ -w $kmemleak ]; then
-		# Twice: an object is reported after two scans find it unreferenced.
-		echo scan >$kmemleak
-		echo scan >$kmemleak
-		leaks=$(grep -c '^unreferenced object' $kmemleak)
-		[ "$leaks" = 0 ] || { head -60 $kmemleak; fail "kmemleak: $leaks objects"; }
-		echo "kmemleak: nothing new"
-	fi
+	kmemleak_check
 }
 
 host() {
