@@ -250,17 +250,9 @@ static void print_probes(const struct model *m, const struct probe_counts *c)
 	}
 	printf("probes            name, kind, records, hits, misses (the module's), spec\n");
 	for (i = 0; i < t.n; i++) {
-		const char *at = stats;
-		uint64_t hits = 0, missed = 0;
-		unsigned int id;
-		int found = 0;
+		uint64_t hits, missed;
+		int found = probe_stats_get(stats, i, &hits, &missed);
 
-		while (at && *at && !found) {
-			found = sscanf(at, "%u %" SCNu64 " %" SCNu64, &id, &hits, &missed) == 3 &&
-				id == i;
-			at = strchr(at, '\n');
-			at = at ? at + 1 : NULL;
-		}
 		printf("  probe %s %s %" PRIu64, text_esc(t.probes[i].name),
 		       probe_kind_name(t.probes[i].kind), c->records[i]);
 		if (found)

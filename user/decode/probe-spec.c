@@ -386,6 +386,20 @@ int probe_table_parse(const char *text, struct probe_table *t, struct error *err
 	return 0;
 }
 
+int probe_stats_get(const char *text, unsigned int id, uint64_t *hits, uint64_t *missed)
+{
+	unsigned int got;
+
+	while (text && *text) {
+		if (sscanf(text, "%u %" SCNu64 " %" SCNu64, &got, hits, missed) == 3 && got == id)
+			return 1;
+		text = strchr(text, '\n');
+		text = text ? text + 1 : NULL;
+	}
+	*hits = *missed = 0;
+	return 0;
+}
+
 void probe_table_fini(struct probe_table *t)
 {
 	free(t->probes);

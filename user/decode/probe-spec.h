@@ -97,6 +97,12 @@ struct probe_table {
 int probe_table_parse(const char *text, struct probe_table *t, struct error *err);
 void probe_table_fini(struct probe_table *t);
 
+/*
+ * The module's count of probe @id in META probe_stats ("ID HITS MISSES"
+ * lines, NULL: none): 1 with *@hits and *@missed, 0 when it has no line.
+ */
+int probe_stats_get(const char *text, unsigned int id, uint64_t *hits, uint64_t *missed);
+
 /* Probe @id, or NULL when the capture has no such probe. */
 static inline const struct probe_spec *probe_table_get(const struct probe_table *t,
 							unsigned int id)

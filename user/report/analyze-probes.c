@@ -101,19 +101,11 @@ static const struct sched_ops probes_ops = {
 /* The module's counts at stop: "ID HITS MISSES" lines. */
 static void module_counts(struct analyze_probes *a, const char *text)
 {
-	uint64_t hits, missed;
 	unsigned int id;
 
-	while (text && *text) {
-		if (sscanf(text, "%u %" SCNu64 " %" SCNu64, &id, &hits, &missed) == 3 &&
-		    id < a->table.n) {
-			a->probes[id].have_module = 1;
-			a->probes[id].module_hits = hits;
-			a->probes[id].module_misses = missed;
-		}
-		text = strchr(text, '\n');
-		text = text ? text + 1 : NULL;
-	}
+	for (id = 0; id < a->table.n; id++)
+		a->probes[id].have_module = probe_stats_get(text, id, &a->probes[id].module_hits,
+							    &a->probes[id].module_misses);
 }
 
 static int probes_init(void *state, struct report *r)
