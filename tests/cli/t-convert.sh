@@ -231,6 +231,49 @@ assert slices == want, slices
 print("probe and marker instants: %d, span slices: %d" % (len(instants), len(slices)))
 EOF
 
+# Spans of probe pairs (tests/report/probe-spans.scn): slices on a track of
+# each pair per thread ("req spans", "db spans"), apart from the markers'
+# "spans" track, paired as report --probes pairs them: 101's req at 100
+# holds req 200-500 and ends at 1900 (crossing the marker span m,
+# 400-2000, on its own track); 102's req 150-250, and its req begun at 350
+# ends with the trace (3000), unmatched; ends with nothing open (101's
+# req_end at 2100, 102's db_end at 450) are their hits' instants alone.
+"$GEN" -t "$TOP/tests/report/probe-spans.scn" -o "$T/ps.ktp" || fail "gen-capture -t probe-spans failed"
+expect 0 '' convert -o "$T/ps.pftrace" "$T/ps.ktp"
+validate "$T/ps.pftrace"
+$PY - "$T/ps.pftrace" "$TOP" <<'EOF' || fail "the probe pairs' span slices are not the known answer"
+import sys
+sys.path.insert(0, sys.argv[2] + "/tests/lib")
+from trace_facts import load_trace
+
+trace = load_trace(sys.argv[1], sys.argv[2] + "/proto/perfetto.proto")
+tracks, names, slices, instants = {}, {}, [], 0
+for p in trace.packet:
+    d = p.track_descriptor
+    if p.HasField("track_descriptor") and d.HasField("thread"):
+        tracks[d.uuid] = d.thread.tid
+        names[d.uuid] = d.name
+    e = p.track_event
+    if not p.HasField("track_event"):
+        continue
+    if names.get(e.track_uuid, "").endswith("spans"):
+        args = " ".join("%s=%s" % (a.name, a.bool_value) for a in e.debug_annotations)
+        kind = {e.TYPE_SLICE_BEGIN: "B", e.TYPE_SLICE_END: "E"}[e.type]
+        slices.append((p.timestamp - 1000000000, tracks[e.track_uuid], names[e.track_uuid],
+                       kind, e.name, args))
+    elif e.type == e.TYPE_INSTANT and e.name in ("req_end", "db_end"):
+        instants += 1
+want = [(100, 101, "req spans", "B", "req", ""), (150, 102, "req spans", "B", "req", ""),
+        (200, 101, "req spans", "B", "req", ""), (250, 102, "req spans", "E", "", ""),
+        (300, 101, "db spans", "B", "db", ""), (350, 102, "req spans", "B", "req", ""),
+        (400, 101, "spans", "B", "m", ""), (500, 101, "req spans", "E", "", ""),
+        (600, 101, "db spans", "E", "", ""), (1900, 101, "req spans", "E", "", ""),
+        (2000, 101, "spans", "E", "", ""), (3000, 102, "req spans", "E", "", "unmatched=True")]
+assert slices == want, slices
+assert instants == 6, instants
+print("probe pair span slices: %d" % len(slices))
+EOF
+
 # Bad input: a clear message, a non-zero exit, no output left behind.
 expect 2 "unknown view 'foo'" convert --view foo "$T/s.ktp"
 expect 2 "--from wants a duration" convert --from abc "$T/s.ktp"

@@ -18,7 +18,7 @@ if [ "${1:-}" = --seconds ]; then
 	seconds=$2
 	shift 2
 fi
-[ $# -gt 0 ] || set -- capture render relay rawdir elf mcp probe-spec
+[ $# -gt 0 ] || set -- capture render relay rawdir elf mcp probe-spec span-spec
 fz=build/fuzz
 gen=build/tools/gen-capture
 pack=build/tools/fuzz-pack
@@ -32,6 +32,7 @@ seed_corpora() {
 	local c=$fz/corpus s dir f
 	mkdir -p "$c/capture" "$c/render" "$c/relay" "$c/rawdir" "$c/elf" "$c/mcp"
 	seed_probe_spec "$c/probe-spec" || return 1
+	seed_span_spec "$c/span-spec" || return 1
 	[ -e "$c/.seeded" ] && return 0
 	"$gen" -S -o "$c/capture/scenario.ktp" &&
 	"$gen" -S -u -o "$c/capture/scenario-stored.ktp" &&
@@ -72,10 +73,24 @@ seed_probe_spec() {	# DIR
 		>"$d/kinds" && touch "$d.seeded"
 }
 
+# Probe and span lists: each scenario's with spans ("probe" lines, "--",
+# "span" lines). Its own mark, as seed_probe_spec's.
+seed_span_spec() {	# DIR
+	local d=$1 s
+	mkdir -p "$d"
+	[ -e "$d.seeded" ] && return 0
+	for s in $(grep -l '^span ' tests/report/*.scn); do
+		{ sed -n 's/^probe //p' "$s"; echo --; sed -n 's/^span //p' "$s"; } \
+			>"$d/$(basename "$s" .scn)" || return 1
+	done
+	touch "$d.seeded"
+}
+
 # The bad inputs, as files for each harness.
 regressions() {
 	local r=$work/regress d
-	mkdir -p "$r/capture" "$r/render" "$r/relay" "$r/rawdir" "$r/elf" "$r/mcp" "$r/probe-spec"
+	mkdir -p "$r/capture" "$r/render" "$r/relay" "$r/rawdir" "$r/elf" "$r/mcp" "$r/probe-spec" \
+		"$r/span-spec"
 	tests/bad-input/make-inputs.sh "$work/made" >/dev/null || return 1
 	cp tests/bad-input/*.ktp "$work"/made/*.ktp "$r/capture/" || return 1
 	cp "$r"/capture/* "$r/render/" || return 1
@@ -92,6 +107,12 @@ regressions() {
 	# nothing), a symbol "0x10" (read back as an offset).
 	printf 'u:/bin/x:0x0\n' >"$r/probe-spec/file-offset-0"
 	printf 'u:/bin/x:0x10+0\n' >"$r/probe-spec/offset-symbol"
+	# Span lists a reader must refuse whole: a probe the list lacks, a
+	# span given twice, a span of one probe, no newline at the end.
+	printf 'a=k:f\nb=kr:f\n--\nx=a,b\ny=a,c\n' >"$r/span-spec/unknown-probe"
+	printf 'a=k:f\nb=kr:f\n--\nx=a,b\nx=b,a\n' >"$r/span-spec/twice"
+	printf 'a=k:f\n--\nx=a,a\n' >"$r/span-spec/one-probe"
+	printf 'a=k:f\nb=kr:f\n--\nx=a,b' >"$r/span-spec/no-newline"
 }
 
 # libFuzzer's options: a hang is an input taking 30 s (the machine may be

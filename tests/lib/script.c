@@ -705,6 +705,15 @@ static int header_line(struct script *s, const struct line *l)
 		}
 		return 0;
 	}
+	if (!strcmp(l->word[0], "span")) {
+		size_t len = strlen(s->spans);
+		int n = l->n == 2 ? snprintf(s->spans + len, sizeof(s->spans) - len, "%s\n",
+					     l->word[1]) : -1;
+
+		if (n < 0 || (size_t)n >= sizeof(s->spans) - len)
+			return bad(s, l, "span NAME=BEGIN,END, the list not full");
+		return 0;
+	}
 	if (!strcmp(l->word[0], "cgroup_path")) {
 		int at_stop = l->n == 4 && !strcmp(l->word[3], "stop");
 		char *t = s->cgroups[at_stop];

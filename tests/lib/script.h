@@ -19,6 +19,7 @@
  *   probe SPEC WORDS...            a line of the probe list (record --probe's
  *                                  syntax), probe ids in their order
  *   probe_stats ID HITS MISSES     the module's count of a probe
+ *   span NAME=BEGIN,END            a line of the span list (record --span)
  *   T CPU RECORD [KEY=VALUE|FLAG]...
  *   repeat N STEP [FIRST]          the lines up to "end", N times, their
  *   ...                            times shifted by FIRST + i * STEP
@@ -89,6 +90,7 @@ struct script {
 	int schedstats_enabled;		/* -1: not given */
 	char probes[4096];		/* "probe SPEC...": the probe list */
 	char probe_stats[1024];		/* "probe_stats ID HITS MISSES" */
+	char spans[1024];		/* "span NAME=BEGIN,END": the span list */
 	char error[256];	/* why script_read() failed: "line 12: ..." */
 };
 

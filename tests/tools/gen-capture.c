@@ -282,6 +282,7 @@ int main(int argc, char **argv)
 		info.cgroup_cpu_stop = script.cgroup_cpu[1][0] ? script.cgroup_cpu[1] : NULL;
 		info.probes = script.probes[0] ? script.probes : NULL;
 		info.probe_stats = script.probe_stats[0] ? script.probe_stats : NULL;
+		info.spans = script.spans[0] ? script.spans : NULL;
 	} else if (!n) {
 		goto usage;
 	}

@@ -80,6 +80,7 @@ int capture_meta_write(struct capture_writer *w,
 	cm.cgroup_cpu_stop = (char *)info->cgroup_cpu_stop;
 	cm.probes = (char *)info->probes;
 	cm.probe_stats = (char *)info->probe_stats;
+	cm.spans = (char *)info->spans;
 #undef SET
 	/*
 	 * META is bounded (ktpc_section_max()); of what it holds, only the

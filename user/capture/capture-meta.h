@@ -32,6 +32,8 @@ struct capture_meta_info {
 	const char *cgroup_cpu_start, *cgroup_cpu_stop;
 	/* --probe: probe_spec_format() lines, and "ID HITS MISSES" at stop */
 	const char *probes, *probe_stats;
+	/* --span: span_spec_format() lines */
+	const char *spans;
 };
 
 int capture_meta_write(struct capture_writer *w,

@@ -34,6 +34,7 @@ struct input {
 	char *cgroups[2];		/* the cgroup2 id -> path table, or NULL */
 	char *cgroup_cpu[2];		/* each cgroup's cpu.stat, or NULL */
 	char *probes, *probe_stats;	/* --probe's list and counts, or NULL */
+	char *spans;			/* --span's list, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -130,6 +131,7 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	in->cgroup_cpu[1] = cm->cgroup_cpu_stop ? strdup(cm->cgroup_cpu_stop) : NULL;
 	in->probes = cm->probes ? strdup(cm->probes) : NULL;
 	in->probe_stats = cm->probe_stats ? strdup(cm->probe_stats) : NULL;
+	in->spans = cm->spans ? strdup(cm->spans) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -245,6 +247,7 @@ void input_close(struct input *in)
 	free(in->cgroup_cpu[1]);
 	free(in->probes);
 	free(in->probe_stats);
+	free(in->spans);
 	free(in->path);
 	free(in);
 }
@@ -287,6 +290,11 @@ const char *input_probes(const struct input *in)
 const char *input_probe_stats(const struct input *in)
 {
 	return in->probe_stats;
+}
+
+const char *input_spans(const struct input *in)
+{
+	return in->spans;
 }
 
 const char *input_cgroup_cpu(const struct input *in, int at_stop)

@@ -43,6 +43,8 @@ const char *input_cgroup_cpu(const struct input *in, int at_stop);
 const char *input_probes(const struct input *in);
 /* The module's counts at stop, "ID HITS MISSES" a line, or NULL. */
 const char *input_probe_stats(const struct input *in);
+/* --span's list (decode/span-spec.h's span_table text), or NULL. */
+const char *input_spans(const struct input *in);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

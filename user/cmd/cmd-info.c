@@ -16,6 +16,7 @@
 #include "capture/cpu-stats.h"
 #include "cmd/cmd.h"
 #include "decode/probe-spec.h"
+#include "decode/span-spec.h"
 #include "model/model.h"
 #include "report/analyze-schedstat.h"
 #include "ktprof_capture.pb-c.h"
@@ -227,6 +228,26 @@ static int count_probe(void *ctx, const struct event *ev)
 
 static const struct sched_ops probe_count_ops = { .event = count_probe };
 
+/* record --span's spans, as the capture defines them. */
+static void print_spans(const struct model *m, const struct probe_table *t)
+{
+	char line[3 * PROBE_NAME_MAX + 4];
+	struct span_table s;
+	struct error err;
+	unsigned int i;
+
+	if (!input_spans(m->in))
+		return;
+	if (span_table_parse(input_spans(m->in), t, &s, &err)) {
+		printf("spans             (unreadable: %s)\n", error_msg(&err));
+		return;
+	}
+	printf("spans             name=begin,end (two probes)\n");
+	for (i = 0; i < s.n; i++)
+		printf("  span %s\n", text_esc(span_spec_format(&s.spans[i], line, sizeof(line))));
+	span_table_fini(&s);
+}
+
 /*
  * record --probe's probes: each one's records in the capture beside the
  * module's count of its hits and misses (a hit without its record was
@@ -261,6 +282,7 @@ static void print_probes(const struct model *m, const struct probe_counts *c)
 			printf(" ? ?");
 		printf(" %s\n", text_esc(probe_spec_format(&t.probes[i], line, sizeof(line))));
 	}
+	print_spans(m, &t);
 	probe_table_fini(&t);
 }
 

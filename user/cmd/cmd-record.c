@@ -17,6 +17,7 @@
 #include "capture/cgroup-table.h"
 #include "cmd/cmd.h"
 #include "decode/meta.h"
+#include "decode/span-spec.h"
 #include "record/control-client.h"
 #include "record/probe-set.h"
 #include "record/recorder.h"
@@ -54,6 +55,10 @@ struct record_opts {
 	int schedstats;			/* --schedstats */
 	struct probe_set probes;	/* --probe */
 	char *probes_text;		/* their list for the capture */
+	struct span_spec spans[SPAN_TABLE_MAX];	/* --span */
+	unsigned int nr_spans;
+	const char *span_args[SPAN_TABLE_MAX];	/* as given, for errors */
+	char *spans_text;		/* their list for the capture */
 	int quiet;
 	char **cmd;			/* after "--" */
 };
@@ -61,7 +66,7 @@ struct record_opts {
 enum {
 	OPT_PMU = OPTS_LONG_ONLY, OPT_COMM, OPT_SUBBUF, OPT_OVERWRITE,
 	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS, OPT_SCHEDSTATS,
-	OPT_PROBE,
+	OPT_PROBE, OPT_SPAN,
 };
 
 static const struct opt record_opts_table[] = {
@@ -96,6 +101,10 @@ static const struct opt record_opts_table[] = {
 		"u8..u64, s8..s64, x8..x64 (default x64), str\n"
 		"(kernel string; user string in a uprobe) or ustr\n"
 		"(user string), strings up to 128 bytes" },
+	{ "span", OPT_SPAN, "NAME=BEGIN,END", "spans of two probes (their --probe names):\n"
+		"on each thread a hit of BEGIN opens a span NAME,\n"
+		"one of END closes the innermost open one\n"
+		"(repeatable, 32; report --probes, convert)" },
 	{ "buffer-size", 'b', "SIZE", "relay buffer per CPU (default 2M)" },
 	{ "subbuf-size", OPT_SUBBUF, "SIZE", "relay sub-buffer size (default 256K)" },
 	{ "overwrite", OPT_OVERWRITE, NULL, "flight recorder: keep the newest when full" },
@@ -132,6 +141,10 @@ const struct opts record_cmd = {
 		"    --probe 'kr:do_sys_openat2 fd=ret:s64' -d 10s\n"
 		"Calls of a program's function, with its first argument:\n"
 		"$ ktprof record --probe 'u:./server:handle_request id=arg1:u64' -- ./server\n"
+		"Its requests as spans, from the function's entry to its return:\n"
+		"$ ktprof record --probe 'req_begin=u:./server:handle_request' \\\n"
+		"    --probe 'req_end=ur:./server:handle_request' --span req=req_begin,req_end \\\n"
+		"    -- ./server\n"
 		"Leave a marker (as root) while recording: ktprof mark TEXT\n",
 	.opts = record_opts_table,
 	.in_order = 1,
@@ -281,6 +294,18 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 		}
 		return 0;
 	}
+	case OPT_SPAN: {
+		struct error err;
+
+		if (o->nr_spans == SPAN_TABLE_MAX)
+			return bad_arg("--span %s: at most 32 spans", arg);
+		if (span_spec_parse(arg, &o->spans[o->nr_spans], &err)) {
+			fprintf(stderr, "ktprof record: --span '%s': %s\n", arg, error_msg(&err));
+			return 2;
+		}
+		o->span_args[o->nr_spans++] = arg;
+		return 0;
+	}
 	case 'b':
 		if (units_parse_size(arg, &o->buffer_size))
 			return bad_arg("-b %s: want a size such as 256K or 4M", arg);
@@ -330,6 +355,43 @@ static int resolve_cgroup(struct record_opts *o)
 	return -1;
 }
 
+/*
+ * --span's probes by name among --probe's, whatever the order the options
+ * came in, and its list for the capture; 0, or 2 after saying why.
+ */
+static int resolve_spans(struct record_opts *o)
+{
+	struct probe_table probes = { o->probes.n, o->probes.specs };
+	size_t size = 1, used = 0;
+	char line[3 * PROBE_NAME_MAX + 4];
+	struct error err;
+	unsigned int i, k;
+
+	for (i = 0; i < o->nr_spans; i++) {
+		if (span_spec_resolve(&o->spans[i], &probes, &err)) {
+			fprintf(stderr, "ktprof record: --span '%s': %s%s\n", o->span_args[i],
+				error_msg(&err), err.code == -ENOENT ? " (a probe is named by "
+				"--probe NAME=..., or its default name)" : "");
+			return 2;
+		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(o->spans[k].name, o->spans[i].name))
+				return bad_arg("--span: two spans named %s", o->spans[i].name);
+		size += strlen(span_spec_format(&o->spans[i], line, sizeof(line))) + 1;
+	}
+	if (!o->nr_spans)
+		return 0;
+	o->spans_text = malloc(size);
+	if (!o->spans_text) {
+		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
+		return 2;
+	}
+	for (i = 0; i < o->nr_spans; i++)
+		used += snprintf(o->spans_text + used, size - used, "%s\n",
+				 span_spec_format(&o->spans[i], line, sizeof(line)));
+	return 0;
+}
+
 /* 0; -1 after --help; 2 (usage) after saying why. */
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
@@ -349,6 +411,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
 		return 2;
 	}
+	ret = resolve_spans(o);
+	if (ret)
+		return ret;
 	if (o->subbuf_size < 4096 || o->buffer_size < 2 * o->subbuf_size) {
 		fprintf(stderr, "ktprof record: the buffer (%" PRIu64 ") must hold at least 2 sub-buffers of at least 4K (%" PRIu64 ")\n",
 			o->buffer_size, o->subbuf_size);
@@ -645,6 +710,7 @@ static int record_session(struct control_client *ctl, const struct record_opts *
 	cfg.snapshots = o->snapshots;
 	cfg.session = session_of(o);
 	cfg.probes = o->probes_text;
+	cfg.spans = o->spans_text;
 	r = recorder_new(&cfg, ctl);
 	if (!r) {
 		fprintf(stderr, "ktprof record: %s\n", strerror(ENOMEM));
@@ -692,6 +758,7 @@ int cmd_record(int argc, char **argv)
 	if (ret) {
 		free(o.cgroup_path);
 		free(o.probes_text);
+		free(o.spans_text);
 		return ret < 0 ? 0 : ret;
 	}
 	if (when_parse(o.prepare, launch, &prepare_at) ||
@@ -715,5 +782,6 @@ int cmd_record(int argc, char **argv)
 			strerror(errno));
 	free(o.cgroup_path);
 	free(o.probes_text);
+	free(o.spans_text);
 	return status;
 }

@@ -6,8 +6,10 @@
  * by a flow that ends on the wakee's next ONCPU slice, PREEMPTOR and
  * PREEMPTEE likewise; FORK, EXEC and EXIT instants; probe hits and
  * markers as instants, and the spans of begin and end markers as slices
- * on a second track of the thread ("spans"), paired as report --probes
- * pairs them (an end closes its thread's innermost span). Per CPU: tracks
+ * on a second track of the thread ("spans"), those of each probe pair
+ * (record --span) on a track of their own ("NAME spans": spans of two
+ * sources need not nest), paired as report --probes pairs them (an end
+ * closes its thread's innermost span of its source). Per CPU: tracks
  * of IRQ, softirq and workqueue slices, IPI instants and lost-record
  * markers.
  *
@@ -26,6 +28,7 @@
 #include "capture/input.h"
 #include "decode/probe-spec.h"
 #include "decode/record.h"
+#include "decode/span-spec.h"
 #include "perfetto/convert.h"
 #include "perfetto/track-event.h"
 #include "util/u64-map.h"
@@ -62,6 +65,8 @@ struct thr {
 	int asleep;		/* a sleep slice (its stack's) open */
 	int spans_described;	/* its spans track */
 	uint32_t spans_open;	/* span slices open there */
+	uint32_t pairs_described;	/* bit per probe pair: its track */
+	uint32_t *pairs_open;	/* per probe pair, slices open on its track */
 	/* sched_ext (-e scx): the DSQ it was last taken from, and the slice
 	 * it had at its switch-in, for its ONCPU slice's end. */
 	char scx_dsq[56];
@@ -94,6 +99,7 @@ struct pf_threads {
 	uint32_t nr_dirty;
 	char cgroup_buf[32];		/* "(id N)" while an ONCPU slice is built */
 	struct probe_table probes;	/* record --probe's list, for the names */
+	struct span_table pairs;	/* record --span's probe pairs */
 	/* A probe hit's or marker's strings, while its event is built. */
 	char str_buf[KTP_PROBE_MAX_ARGS + 1][KTP_MARK_MAX + 1];
 	/* A callstack's frame names, while its event is built. */
@@ -124,6 +130,12 @@ static uint64_t dsq_uuid(uint64_t index)
 static uint64_t spans_uuid(uint32_t tid, uint32_t gen)
 {
 	return (5ull << 56) | ((uint64_t)gen << 32) | tid;
+}
+
+/* Probe pair @k's spans track of @tid (k < SPAN_TABLE_MAX). */
+static uint64_t pair_uuid(uint32_t tid, uint32_t gen, unsigned int k)
+{
+	return ((6ull + k) << 56) | ((uint64_t)gen << 32) | tid;
 }
 
 static struct thr *get_thr(struct pf_threads *t, uint32_t tid)
@@ -275,6 +287,31 @@ static int describe_spans(struct pf_threads *t, uint32_t tid, struct thr *th)
 	return emit_descriptor(t, &d);
 }
 
+/* The spans track of probe pair @k on @tid, before its first slice ("NAME spans"). */
+static int describe_pair(struct pf_threads *t, uint32_t tid, struct thr *th, unsigned int k)
+{
+	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+	char name[PROBE_NAME_MAX + 8];
+	uint32_t tgid, pgen;
+
+	if (th->pairs_described & (1u << k))
+		return 0;
+	pgen = thread_process(t, tid, th, &tgid);
+	snprintf(name, sizeof(name), "%s spans", t->pairs.spans[k].name);
+	d.has_uuid = 1;
+	d.uuid = pair_uuid(tid, th->gen, k);
+	d.has_parent_uuid = 1;
+	d.parent_uuid = process_uuid(tgid, pgen);
+	d.name = name;
+	td.has_pid = td.has_tid = 1;
+	td.pid = tgid;
+	td.tid = tid;
+	d.thread = &td;
+	th->pairs_described |= 1u << k;
+	return emit_descriptor(t, &d);
+}
+
 static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int kind)
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
@@ -410,12 +447,21 @@ static int end_spans(struct pf_threads *t, uint64_t ts, uint32_t tid, struct thr
 	struct track_event e;
 	int ret = 0;
 
+	unsigned int k;
+
 	while (!ret && th->spans_open) {
 		th->spans_open--;
 		track_event_init(&e, ts, spans_uuid(tid, th->gen), TRACK_EVENT_SLICE_END);
 		track_event_bool(&e, 0, "unmatched", 1);
 		ret = track_event_emit(t, &e);
 	}
+	for (k = 0; th->pairs_open && k < t->pairs.n; k++)
+		while (!ret && th->pairs_open[k]) {
+			th->pairs_open[k]--;
+			track_event_init(&e, ts, pair_uuid(tid, th->gen, k), TRACK_EVENT_SLICE_END);
+			track_event_bool(&e, 0, "unmatched", 1);
+			ret = track_event_emit(t, &e);
+		}
 	return ret;
 }
 
@@ -727,6 +773,7 @@ static int on_fork(struct pf_threads *t, const struct event *ev)
 			return ret;
 		th->gen++;
 		th->described = th->spans_described = 0;
+		th->pairs_described = 0;
 		th->wake_flow = th->preempt_flow = th->wq_func = 0;
 	}
 	return instant(t, ev->ts, r.child_pid, N_FORK, 0, "parent_pid", r.parent_pid);
@@ -956,6 +1003,43 @@ typedef int (*record_fn)(struct pf_threads *t, const struct event *ev);
 
 /* What each record type does to the view (the others do nothing). */
 /*
+ * A hit of probe @id on @tid and the probe pairs (record --span): a pair's
+ * begin opens a slice named after the pair on the thread's track of the
+ * pair, its end closes the innermost one there; an end with none open is
+ * its hit's instant alone.
+ */
+static int pair_spans(struct pf_threads *t, const struct event *ev, uint32_t id, uint32_t tid,
+		      struct thr *th)
+{
+	struct track_event e;
+	unsigned int k;
+	int ret = 0;
+
+	for (k = 0; !ret && k < t->pairs.n; k++) {
+		const struct span_spec *p = &t->pairs.spans[k];
+
+		if (id != p->begin_id && (id != p->end_id || !th->pairs_open || !th->pairs_open[k]))
+			continue;
+		if (!th->pairs_open && !(th->pairs_open = calloc(t->pairs.n, sizeof(uint32_t))))
+			return -ENOMEM;
+		if (id == p->end_id) {
+			th->pairs_open[k]--;
+			track_event_init(&e, ev->ts, pair_uuid(tid, th->gen, k), TRACK_EVENT_SLICE_END);
+		} else {
+			ret = describe_pair(t, tid, th, k);
+			if (ret)
+				return ret;
+			th->pairs_open[k]++;
+			track_event_init(&e, ev->ts, pair_uuid(tid, th->gen, k),
+					 TRACK_EVENT_SLICE_BEGIN);
+			e.name = p->name;
+		}
+		ret = track_event_emit(t, &e);
+	}
+	return ret;
+}
+
+/*
  * A probe hit: an instant on its thread's track named after the probe,
  * its arguments as annotations (numbers as the module kept them: masked
  * to their width; a signed one's type is in the probe's spec).
@@ -965,6 +1049,7 @@ static int on_probe(struct pf_threads *t, const struct event *ev)
 	const struct probe_spec *spec;
 	struct ktp_probe_hit h;
 	struct track_event e;
+	struct thr *th;
 	char name[PROBE_NAME_MAX + 16];
 	unsigned int i;
 	const char *s;
@@ -973,7 +1058,8 @@ static int on_probe(struct pf_threads *t, const struct event *ev)
 	int err;
 
 	memcpy(&h, ev->rec, sizeof(h));
-	if (!thread_event(t, h.pid, ev->ts, TRACK_EVENT_INSTANT, &e, &err))
+	th = thread_event(t, h.pid, ev->ts, TRACK_EVENT_INSTANT, &e, &err);
+	if (!th)
 		return err;
 	spec = probe_table_get(&t->probes, h.id);
 	if (spec)
@@ -1000,7 +1086,8 @@ static int on_probe(struct pf_threads *t, const struct event *ev)
 			track_event_uint(&e, 0, key, v);
 		}
 	}
-	return track_event_emit(t, &e);
+	err = track_event_emit(t, &e);
+	return err ? err : pair_spans(t, ev, h.id, h.pid, th);
 }
 
 /*
@@ -1151,6 +1238,9 @@ static void *threads_create(struct convert_ctx *c)
 	if (input_probes(c->model->in) &&
 	    probe_table_parse(input_probes(c->model->in), &t->probes, NULL))
 		memset(&t->probes, 0, sizeof(t->probes));
+	/* Unreadable, or the probes': no probe pairs, as report --probes. */
+	if (span_table_parse(input_spans(c->model->in), &t->probes, &t->pairs, NULL))
+		memset(&t->pairs, 0, sizeof(t->pairs));
 	u64_map_init(&t->threads);
 	u64_map_init(&t->dsqs);
 	u64_map_init(&t->processes);
@@ -1205,11 +1295,14 @@ static void threads_destroy(void *view)
 
 	if (!t)
 		return;
-	while (u64_map_next(&t->threads, &i, &k, &v))
+	while (u64_map_next(&t->threads, &i, &k, &v)) {
+		free(((struct thr *)v)->pairs_open);
 		free(v);
+	}
 	u64_map_fini(&t->threads);
 	u64_map_fini(&t->dsqs);
 	probe_table_fini(&t->probes);
+	span_table_fini(&t->pairs);
 	u64_map_fini(&t->processes);
 	for (i = 0; i < t->nr_counter_names; i++)
 		free(t->counter_names[i]);

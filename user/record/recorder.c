@@ -248,6 +248,7 @@ static int write_meta(struct recorder *r, uint64_t stop_ns)
 		.cgroup_cpu_start = r->cgroup_cpu[0],
 		.cgroup_cpu_stop = stop_ns ? r->cgroup_cpu[1] : NULL,
 		.probes = r->cfg.probes,
+		.spans = r->cfg.spans,
 		.probe_stats = stop_ns ? r->probe_stats : NULL,
 		.recorder = "ktprof record",
 		.options = r->cfg.options,

@@ -31,6 +31,7 @@ struct recorder_config {
 	int schedstats_on;
 	int cgroups;			/* the cgroup2 id -> path table (1: yes) */
 	const char *probes;		/* --probe's list for the capture, or NULL */
+	const char *spans;		/* --span's list for the capture, or NULL */
 };
 
 struct recorder_progress {

@@ -67,13 +67,14 @@ static int on_mark(struct analyze_probes *a, const struct event *ev)
 	memcpy(&m, ev->rec, sizeof(m));
 	a->marks++;
 	ret = count_key(&a->marks_by_pid, m.pid, 1);
-	return ret ? ret : mark_spans_mark(&a->spans, ev);
+	return ret ? ret : spans_event(&a->spans, ev);
 }
 
 static int probes_event(void *ctx, const struct event *ev)
 {
 	struct analyze_probes *a = ctx;
 	int ret = 0;
+	unsigned int i;
 
 	if (a->error)
 		return 0;
@@ -81,6 +82,8 @@ static int probes_event(void *ctx, const struct event *ev)
 		ret = on_probe(a, ev);
 	else if (ev->type == KTP_REC_MARK)
 		ret = on_mark(a, ev);
+	for (i = 0; !ret && ev->type == KTP_REC_PROBE && i < a->span_table.n; i++)
+		ret = spans_event(&a->pairs[i], ev);
 	a->error = ret;
 	return 0;
 }
@@ -89,8 +92,11 @@ static void probes_state_time(void *ctx, uint32_t t, enum sched_state state,
 			      uint64_t from, uint64_t to)
 {
 	struct analyze_probes *a = ctx;
+	unsigned int i;
 
-	mark_spans_state_time(&a->spans, t, state, from, to);
+	spans_state_time(&a->spans, t, state, from, to);
+	for (i = 0; i < a->span_table.n; i++)
+		spans_state_time(&a->pairs[i], t, state, from, to);
 }
 
 static const struct sched_ops probes_ops = {
@@ -117,10 +123,20 @@ static int probes_init(void *state, struct report *r)
 
 	a->r = r;
 	u64_map_init(&a->marks_by_pid);
-	mark_spans_init(&a->spans, &r->model->sched);
+	spans_init(&a->spans, &r->model->sched, NULL);
 	/* A damaged list: the probes' records are counted as unknown. */
 	if (list && probe_table_parse(list, &a->table, &err))
 		memset(&a->table, 0, sizeof(a->table));
+	/* A damaged span list (or probe list): no probe pairs. */
+	if (span_table_parse(input_spans(r->model->in), &a->table, &a->span_table, &err))
+		memset(&a->span_table, 0, sizeof(a->span_table));
+	if (a->span_table.n) {
+		a->pairs = calloc(a->span_table.n, sizeof(*a->pairs));
+		if (!a->pairs)
+			return -ENOMEM;
+	}
+	for (i = 0; i < a->span_table.n; i++)
+		spans_init(&a->pairs[i], &r->model->sched, &a->span_table.spans[i]);
 	if (a->table.n) {
 		a->probes = calloc(a->table.n, sizeof(*a->probes));
 		if (!a->probes)
@@ -149,7 +165,11 @@ static void probes_fini(void *state)
 	free(a->probes);
 	probe_table_fini(&a->table);
 	u64_map_fini(&a->marks_by_pid);
-	mark_spans_fini(&a->spans);
+	spans_fini(&a->spans);
+	for (i = 0; a->pairs && i < a->span_table.n; i++)
+		spans_fini(&a->pairs[i]);
+	free(a->pairs);
+	span_table_fini(&a->span_table);
 }
 
 /* --- After the pass --- */
@@ -253,7 +273,9 @@ static int probes_derive(void *state, struct report *r)
 
 	(void)r;
 	if (!ret)
-		ret = mark_spans_finish(&a->spans);
+		ret = spans_finish(&a->spans);
+	for (i = 0; !ret && i < a->span_table.n; i++)
+		ret = spans_finish(&a->pairs[i]);
 	for (i = 0; !ret && i < a->table.n; i++) {
 		struct probes_probe *p = &a->probes[i];
 
@@ -336,46 +358,19 @@ static void probe_text(FILE *out, const struct analyze_probes *a, const struct p
 		arg_text(out, &p->args[i]);
 }
 
-/* The states a span's time is shown in, as the report's thread states. */
-static const struct {
-	enum sched_state state;
-	const char *name;
-} span_states[] = {
-	{ SCHED_RUNNING, "running" },
-	{ SCHED_RUNNABLE, "runnable" },
-	{ SCHED_SLEEPING, "sleeping" },
-	{ SCHED_BLOCKED, "blocked" },
-	{ SCHED_OTHER, "other" },
-};
 
-static void spans_text(FILE *out, const struct mark_spans *m, unsigned int top)
+/* "spans of probes B to E (record --span)": a pair's heading. */
+static const char *pair_what(const struct spans *p, char *buf, size_t len)
 {
-	char b[4][24];
-	uint32_t i;
-	size_t k;
-
-	fprintf(out, "  spans (begin and end markers): %" PRIu64 " begins and %" PRIu64
-		" ends unmatched\n", m->unmatched_begin, m->unmatched_end);
-	for (i = 0; i < mark_spans_count(m) && i < top; i++) {
-		const struct mark_span_name *s = &m->by_name[m->order[i]];
-
-		fprintf(out, "    %-24s %6" PRIu64 " spans, p50 %s, p99 %s, max %s;",
-			text_esc(mark_spans_name(m, m->order[i])), s->d.count,
-			render_ns(hist_percentile(&s->d, 50), b[0], sizeof(b[0])),
-			render_ns(hist_percentile(&s->d, 99), b[1], sizeof(b[1])),
-			render_ns(s->d.max, b[2], sizeof(b[2])));
-		for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
-			fprintf(out, " %s %.1f%%", span_states[k].name,
-				render_pct(s->state_ns[span_states[k].state], s->d.sum));
-		fprintf(out, " of %s\n", render_ns(s->d.sum, b[3], sizeof(b[3])));
-	}
-	if (mark_spans_count(m) > top)
-		fprintf(out, "    (%u more names)\n", mark_spans_count(m) - top);
+	snprintf(buf, len, "spans of probes %s to %s (record --span)", p->pair->begin,
+		 p->pair->end);
+	return buf;
 }
 
 static void probes_text(FILE *out, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_probes *a = analyze_probes(r);
+	char what[3 * PROBE_NAME_MAX];
 	unsigned int i;
 
 	render_heading(out, "probes (record --probe) and markers");
@@ -386,6 +381,8 @@ static void probes_text(FILE *out, const struct report *r, const struct report_v
 	if (a->unknown)
 		fprintf(out, "  %" PRIu64 " hits of probes the capture's list does not name\n",
 			a->unknown);
+	for (i = 0; i < a->span_table.n; i++)
+		spans_text(out, &a->pairs[i], pair_what(&a->pairs[i], what, sizeof(what)), v->top);
 	if (!a->marks)
 		return;
 	fprintf(out, "  markers: %" PRIu64 "; by writer:", a->marks);
@@ -393,7 +390,7 @@ static void probes_text(FILE *out, const struct report *r, const struct report_v
 		fprintf(out, " %" PRIu64 " %" PRIu64 "%s", a->mark_pids[i].v, a->mark_pids[i].count,
 			i + 1 < a->nmark_pids ? "," : "");
 	fputc('\n', out);
-	spans_text(out, &a->spans, v->top);
+	spans_text(out, &a->spans, "spans (begin and end markers)", v->top);
 }
 
 /* --- HTML --- */
@@ -446,41 +443,10 @@ static void args_html(FILE *f, const struct probes_probe *p)
 	}
 }
 
-static void spans_html(FILE *f, const struct mark_spans *m, unsigned int top)
-{
-	char b[4][24];
-	uint32_t i;
-	size_t k;
-
-	fprintf(f, "<p>spans of begin and end markers: %" PRIu64 " begins and %" PRIu64
-		" ends unmatched</p>\n", m->unmatched_begin, m->unmatched_end);
-	if (!mark_spans_count(m))
-		return;
-	fputs("<table><tr><th class=l>span</th><th>count</th><th>p50</th><th>p99</th>"
-	      "<th>max</th><th>total</th>", f);
-	for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
-		fprintf(f, "<th>%s</th>", span_states[k].name);
-	fputs("</tr>\n", f);
-	for (i = 0; i < mark_spans_count(m) && i < top; i++) {
-		const struct mark_span_name *s = &m->by_name[m->order[i]];
-
-		fputs("<tr><td class=l>", f);
-		html_esc(f, mark_spans_name(m, m->order[i]));
-		fprintf(f, "</td><td>%" PRIu64 "</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
-			s->d.count, render_ns(hist_percentile(&s->d, 50), b[0], sizeof(b[0])),
-			render_ns(hist_percentile(&s->d, 99), b[1], sizeof(b[1])),
-			render_ns(s->d.max, b[2], sizeof(b[2])), render_ns(s->d.sum, b[3], sizeof(b[3])));
-		for (k = 0; k < sizeof(span_states) / sizeof(span_states[0]); k++)
-			fprintf(f, "<td>%.1f%%</td>",
-				render_pct(s->state_ns[span_states[k].state], s->d.sum));
-		fputs("</tr>\n", f);
-	}
-	fputs("</table>\n", f);
-}
-
 static void probes_html(FILE *f, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_probes *a = analyze_probes(r);
+	char what[3 * PROBE_NAME_MAX];
 	unsigned int i;
 
 	fputs("<h2 id=probes>probes and markers</h2>\n", f);
@@ -518,9 +484,11 @@ static void probes_html(FILE *f, const struct report *r, const struct report_vie
 	if (a->unknown)
 		fprintf(f, "<p>%" PRIu64 " hits of probes the capture's list does not name</p>\n",
 			a->unknown);
+	for (i = 0; i < a->span_table.n; i++)
+		spans_html(f, &a->pairs[i], pair_what(&a->pairs[i], what, sizeof(what)), v->top);
 	if (a->marks) {
 		fprintf(f, "<p>%" PRIu64 " markers</p>\n", a->marks);
-		spans_html(f, &a->spans, v->top);
+		spans_html(f, &a->spans, "spans of begin and end markers", v->top);
 	}
 }
 
@@ -749,46 +717,65 @@ static int next_probe(struct json_ctx *c, size_t *pos)
 static json_object *get_span(const struct json_field *f, struct json_ctx *c)
 {
 	const struct analyze_probes *a = analyze_probes(render_report(c));
-	const struct mark_span_name *s = c->item;
 
-	if (!strcmp(f->name, "name"))
-		return json_doc_str(mark_spans_name(&a->spans, (uint32_t)c->id));
-	if (!strcmp(f->name, "unknown_ns"))
-		return json_doc_u64(mark_span_unknown_ns(s));
-	return json_doc_dist(c, &s->d);
+	(void)f;
+	return json_doc_str(spans_name(&a->spans, (uint32_t)c->id));
 }
 
 static int next_span(struct json_ctx *c, size_t *pos)
 {
 	const struct analyze_probes *a = analyze_probes(render_report(c));
 
-	if (*pos >= mark_spans_count(&a->spans))
+	if (*pos >= spans_count(&a->spans))
 		return 0;
 	c->id = a->spans.order[(*pos)++];
 	c->item = &a->spans.by_name[c->id];
 	return 1;
 }
 
-#define STATE_NS(n, s) { .name = n, .type = JSON_INT, \
-	.off = offsetof(struct mark_span_name, state_ns) + (s) * sizeof(uint64_t) }
-
-static const struct json_field span_state_fields[] = {
-	STATE_NS("running_ns", SCHED_RUNNING),
-	STATE_NS("runnable_ns", SCHED_RUNNABLE),
-	STATE_NS("sleeping_ns", SCHED_SLEEPING),
-	STATE_NS("blocked_ns", SCHED_BLOCKED),
-	STATE_NS("other_ns", SCHED_OTHER),
-	{ .name = "unknown_ns", .type = JSON_INT, .get = get_span,
-	  .description = "in no known state: unknown time, or a thread the capture does not show" },
+static const struct json_field span_fields[] = {
+	{ .name = "name", .type = JSON_STR, .get = get_span, .description = "its begins' text" },
+	{ .name = "fields", .type = JSON_FIELDS, .sub = spans_name_fields },
 	JSON_END
 };
 
-static const struct json_field span_fields[] = {
-	{ .name = "name", .type = JSON_STR, .get = get_span, .description = "its begins' text" },
-	{ .name = "duration", .type = JSON_DIST, .get = get_span },
-	{ .name = "states", .type = JSON_OBJ, .sub = span_state_fields,
-	  .description = "its threads' time in each state while the spans were open, summed "
-			 "(nested spans each count theirs)" },
+/* A probe pair: c->id its index, c->item its one name's figures. */
+static json_object *get_pair(const struct json_field *f, struct json_ctx *c)
+{
+	const struct analyze_probes *a = analyze_probes(render_report(c));
+	const struct spans *p = &a->pairs[c->id];
+
+	if (!strcmp(f->name, "name"))
+		return json_doc_str(p->pair->name);
+	if (!strcmp(f->name, "begin"))
+		return json_doc_str(p->pair->begin);
+	if (!strcmp(f->name, "end"))
+		return json_doc_str(p->pair->end);
+	if (!strcmp(f->name, "unmatched_begins"))
+		return json_doc_u64(p->unmatched_begin);
+	return json_doc_u64(p->unmatched_end);
+}
+
+static int next_pair(struct json_ctx *c, size_t *pos)
+{
+	const struct analyze_probes *a = analyze_probes(render_report(c));
+
+	if (*pos >= a->span_table.n)
+		return 0;
+	c->id = (*pos)++;
+	c->item = &a->pairs[c->id].by_name[0];
+	return 1;
+}
+
+static const struct json_field pair_fields[] = {
+	{ .name = "name", .type = JSON_STR, .get = get_pair },
+	{ .name = "begin", .type = JSON_STR, .get = get_pair,
+	  .description = "the probe whose hit begins a span" },
+	{ .name = "end", .type = JSON_STR, .get = get_pair,
+	  .description = "the probe whose hit ends its thread's innermost open span" },
+	{ .name = "fields", .type = JSON_FIELDS, .sub = spans_name_fields },
+	{ .name = "unmatched_begins", .type = JSON_INT, .get = get_pair },
+	{ .name = "unmatched_ends", .type = JSON_INT, .get = get_pair },
 	JSON_END
 };
 
@@ -831,13 +818,15 @@ static const struct json_field section_fields[] = {
 	  .description = "by name, the most spans first" },
 	{ .name = "unmatched_begins", .type = JSON_INT, .get = get_section },
 	{ .name = "unmatched_ends", .type = JSON_INT, .get = get_section },
+	{ .name = "probe_spans", .type = JSON_ARR, .sub = pair_fields, .next = next_pair,
+	  .description = "record --span's spans, one a pair of probes, as given" },
 	JSON_END
 };
 
 static const struct json_field probes_doc[] = {
 	{ .name = "probes", .type = JSON_OBJ, .sub = section_fields,
-	  .description = "record --probe's probes (hits, processes, threads, argument values) "
-			 "and the markers (writers, spans)" },
+	  .description = "record --probe's probes (hits, processes, threads, argument values), "
+			 "the markers (writers, spans) and the spans of probe pairs" },
 	JSON_END
 };
 
@@ -850,7 +839,7 @@ static int probes_applies(const struct report *r)
 
 const struct analyzer analyzer_probes = {
 	.name = "probes",
-	.help = "record --probe's hits, arguments and markers' spans",
+	.help = "record --probe's hits, arguments, probe pairs' and markers' spans",
 	.size = sizeof(struct analyze_probes),
 	.init = probes_init,
 	.fini = probes_fini,
@@ -862,9 +851,10 @@ const struct analyzer analyzer_probes = {
 	.tool = {
 		"analyze_probes", "Probes and markers",
 		"record --probe's probes: hits per probe, process and thread, each argument's "
-		"values (numbers: min, p50, p99, max; the most frequent values); markers and "
-		"the spans of begin/end markers with their durations and their threads' time "
-		"in each state (running, runnable, sleeping, blocked).",
+		"values (numbers: min, p50, p99, max; the most frequent values); markers; the "
+		"spans of begin/end markers and of record --span's probe pairs, with their "
+		"durations and their threads' time in each state (running, runnable, sleeping, "
+		"blocked).",
 		ARGS_ANALYSIS, 0, NULL, probes_applies,
 	},
 };

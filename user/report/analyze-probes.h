@@ -3,17 +3,18 @@
  * record --probe's probes and the markers (report --probes): per probe its
  * hits in the window, by process and by thread, and each argument's values
  * (numbers: count, min, percentiles, max; every type: the most frequent
- * values); markers by writer; spans of begin and end markers
- * (report/mark-spans.h): their count, durations and their threads' time
- * in each state, by name.
+ * values); markers by writer; spans (report/spans.h) of begin and end
+ * markers, and of each probe pair (record --span): their count, durations
+ * and their threads' time in each state, by name.
  */
 #ifndef KTPROF_ANALYZE_PROBES_H
 #define KTPROF_ANALYZE_PROBES_H
 
 #include "decode/probe-spec.h"
-#include "report/mark-spans.h"
+#include "decode/span-spec.h"
 #include "report/probe-values.h"
 #include "report/report.h"
+#include "report/spans.h"
 #include "util/u64-map.h"
 
 /* Processes, threads and marker writers listed, as values are; the rest summed. */
@@ -42,7 +43,9 @@ struct analyze_probes {
 	struct u64_map marks_by_pid;
 	struct probe_value mark_pids[PROBES_TOP];
 	unsigned int nmark_pids;
-	struct mark_spans spans;
+	struct spans spans;		/* of the markers */
+	struct span_table span_table;	/* record --span's pairs */
+	struct spans *pairs;		/* span_table.n: the spans of each */
 	const struct report *r;
 	int error;
 };
