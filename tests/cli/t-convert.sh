@@ -236,8 +236,9 @@ EOF
 # "spans" track, paired as report --probes pairs them: 101's req at 100
 # holds req 200-500 and ends at 1900 (crossing the marker span m,
 # 400-2000, on its own track); 102's req 150-250, and its req begun at 350
-# ends with the trace (3000), unmatched; ends with nothing open (101's
-# req_end at 2100, 102's db_end at 450) are their hits' instants alone.
+# ends with the trace (3000), unmatched; 200's req 1100-1400; ends with
+# nothing open (101's req_end at 2100, 102's db_end at 450) are their
+# hits' instants alone.
 "$GEN" -t "$TOP/tests/report/probe-spans.scn" -o "$T/ps.ktp" || fail "gen-capture -t probe-spans failed"
 expect 0 '' convert -o "$T/ps.pftrace" "$T/ps.ktp"
 validate "$T/ps.pftrace"
@@ -267,10 +268,11 @@ want = [(100, 101, "req spans", "B", "req", ""), (150, 102, "req spans", "B", "r
         (200, 101, "req spans", "B", "req", ""), (250, 102, "req spans", "E", "", ""),
         (300, 101, "db spans", "B", "db", ""), (350, 102, "req spans", "B", "req", ""),
         (400, 101, "spans", "B", "m", ""), (500, 101, "req spans", "E", "", ""),
-        (600, 101, "db spans", "E", "", ""), (1900, 101, "req spans", "E", "", ""),
+        (600, 101, "db spans", "E", "", ""), (1100, 200, "req spans", "B", "req", ""),
+        (1400, 200, "req spans", "E", "", ""), (1900, 101, "req spans", "E", "", ""),
         (2000, 101, "spans", "E", "", ""), (3000, 102, "req spans", "E", "", "unmatched=True")]
 assert slices == want, slices
-assert instants == 6, instants
+assert instants == 7, instants
 print("probe pair span slices: %d" % len(slices))
 EOF
 

@@ -382,7 +382,7 @@ static void probes_text(FILE *out, const struct report *r, const struct report_v
 		fprintf(out, "  %" PRIu64 " hits of probes the capture's list does not name\n",
 			a->unknown);
 	for (i = 0; i < a->span_table.n; i++)
-		spans_text(out, &a->pairs[i], pair_what(&a->pairs[i], what, sizeof(what)), v->top);
+		spans_text(out, r, &a->pairs[i], pair_what(&a->pairs[i], what, sizeof(what)), v->top);
 	if (!a->marks)
 		return;
 	fprintf(out, "  markers: %" PRIu64 "; by writer:", a->marks);
@@ -390,7 +390,7 @@ static void probes_text(FILE *out, const struct report *r, const struct report_v
 		fprintf(out, " %" PRIu64 " %" PRIu64 "%s", a->mark_pids[i].v, a->mark_pids[i].count,
 			i + 1 < a->nmark_pids ? "," : "");
 	fputc('\n', out);
-	spans_text(out, &a->spans, "spans (begin and end markers)", v->top);
+	spans_text(out, r, &a->spans, "spans (begin and end markers)", v->top);
 }
 
 /* --- HTML --- */
@@ -853,8 +853,8 @@ const struct analyzer analyzer_probes = {
 		"record --probe's probes: hits per probe, process and thread, each argument's "
 		"values (numbers: min, p50, p99, max; the most frequent values); markers; the "
 		"spans of begin/end markers and of record --span's probe pairs, with their "
-		"durations and their threads' time in each state (running, runnable, sleeping, "
-		"blocked).",
+		"durations (overall, by process and by thread) and their threads' time in each "
+		"state (running, runnable, sleeping, blocked).",
 		ARGS_ANALYSIS, 0, NULL, probes_applies,
 	},
 };

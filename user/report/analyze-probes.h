@@ -5,7 +5,8 @@
  * (numbers: count, min, percentiles, max; every type: the most frequent
  * values); markers by writer; spans (report/spans.h) of begin and end
  * markers, and of each probe pair (record --span): their count, durations
- * and their threads' time in each state, by name.
+ * (by process and thread too) and their threads' time in each state, by
+ * name.
  */
 #ifndef KTPROF_ANALYZE_PROBES_H
 #define KTPROF_ANALYZE_PROBES_H

@@ -10,7 +10,8 @@
  * pair). While a span is open, its thread's time in each scheduler state
  * is added up from the model's state_time; at the end, the time since the
  * thread's last change of state is in the state it is in. Per span name:
- * the count, the durations and the state times summed. `convert` pairs
+ * the count, the durations and the state times summed, and the durations
+ * of the processes and the threads with the most spans. `convert` pairs
  * them the same way (its thread view's span tracks).
  */
 #ifndef KTPROF_SPANS_H
@@ -27,10 +28,28 @@
 #include "util/str-intern.h"
 #include "util/u64-map.h"
 
+/* Processes and threads listed per span name; the rest's spans summed. */
+#define SPANS_TOP 10
+
+/* The spans of a name of one thread (key: its thread key) or process (key: its tgid). */
+struct span_who {
+	uint64_t key;
+	struct hist d;		/* durations, ns */
+};
+
 /* The spans of one name. */
 struct span_name {
 	struct hist d;		/* durations, ns */
 	uint64_t state_ns[SCHED_NR_STATES];	/* its threads' time in each state */
+	struct u64_map by_thread;	/* thread key -> its durations (struct hist *) */
+	/*
+	 * After spans_finish(): the processes and threads with the most spans
+	 * (ties: the smaller tgid, pid), at most SPANS_TOP each, and the
+	 * spans of the others.
+	 */
+	struct span_who *procs, *threads;
+	unsigned int nprocs, nthreads;
+	uint64_t other_procs, other_threads;
 };
 
 struct spans {
@@ -47,8 +66,15 @@ struct spans {
 	uint64_t unmatched_end;
 };
 
-/* A begin or end of a pid the model has no thread for: its spans, without states. */
+/*
+ * A begin or end of a pid the model has no thread for: its spans, without
+ * states; a process of its own.
+ */
 #define SPANS_NO_THREAD (1ull << 32)
+
+/* A thread key's thread id, and its process's. */
+uint32_t spans_key_pid(const struct sched *sched, uint64_t key);
+uint32_t spans_key_tgid(const struct sched *sched, uint64_t key);
 
 /* The spans of markers (@pair NULL) or of the probe pair @pair (kept by the caller). */
 void spans_init(struct spans *s, const struct sched *sched, const struct span_spec *pair);
@@ -92,15 +118,22 @@ static inline uint64_t span_unknown_ns(const struct span_name *n)
 	return n->d.sum > known ? n->d.sum - known : 0;
 }
 
+struct report;
+
 /*
- * Text and HTML: a line (a table) of @m's names, the most spans first, at
- * most @top, under @what ("spans (begin and end markers)") and the
- * unmatched counts.
+ * Text: a line of each of @m's names, the most spans first, at most @top,
+ * with its busiest processes and threads (@r names them), under @what
+ * ("spans (begin and end markers)") and the unmatched counts. HTML: a
+ * table of the names.
  */
-void spans_text(FILE *out, const struct spans *m, const char *what, unsigned int top);
+void spans_text(FILE *out, const struct report *r, const struct spans *m, const char *what,
+		unsigned int top);
 void spans_html(FILE *f, const struct spans *m, const char *what, unsigned int top);
 
-/* JSON: a span name's duration and states, the context's item its struct span_name. */
+/*
+ * JSON: a span name's duration, states, processes and threads, the
+ * context's item its struct span_name.
+ */
 extern const struct json_field spans_name_fields[];
 
 #endif
