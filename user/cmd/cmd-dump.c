@@ -39,7 +39,8 @@ const struct opts dump_cmd = {
 	.description =
 		"Print every record of a capture, decoded, in global time order.\n"
 		"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
-		"stats and a copy of /proc/kallsyms).",
+		"stats and a copy of /proc/kallsyms). A probe hit (record --probe)\n"
+		"is named after its probe, its arguments by their names and types.",
 	.examples =
 		"Every record, with sample stacks named:\n"
 		"$ ktprof dump --symbolize cap.ktp | less\n"
@@ -103,13 +104,13 @@ static int print_event(void *ctx, const struct event *ev)
 	char tbuf[16];
 
 	if (p->opt->json) {
-		event_json_write(stdout, ev, 0, 0, sym);
+		event_json_write(stdout, ev, 0, 0, sym, &p->m->probes);
 		fputc('\n', stdout);
 		return 0;
 	}
 	printf("%6" PRIu64 ".%09" PRIu64 " [%03u] %-14s", ev->ts / 1000000000,
 	       ev->ts % 1000000000, ev->cpu, event_json_type(ev, tbuf, sizeof(tbuf)));
-	record_fields(ev, &text_sink, stdout);
+	event_record_fields(ev, &p->m->probes, &text_sink, stdout);
 	fputc('\n', stdout);
 	if (sym && (ev->type == KTP_REC_SAMPLE || ev->type == KTP_REC_STACK))
 		event_sample_frames(ev, sym, print_frame, stdout);

@@ -44,6 +44,7 @@ struct query {
 	struct event_key start;
 	int have_start;
 	uint64_t session_start;
+	const struct probe_table *probes;	/* the capture's, during the scan */
 	json_object *events;
 	uint64_t n;
 	int more;			/* a match beyond the page: @next */
@@ -116,7 +117,7 @@ static json_object *event_object(struct query *q, const struct event *ev)
 	FILE *f = open_memstream(&text, &len);
 
 	if (f) {
-		event_json_write(f, ev, EVENT_JSON_REL, q->session_start, NULL);
+		event_json_write(f, ev, EVENT_JSON_REL, q->session_start, NULL, q->probes);
 		if (!fclose(f))
 			o = json_tokener_parse(text);
 	}
@@ -175,6 +176,7 @@ static int scan(struct query *q, const char *path, struct error *err, char *prob
 	if (!m)
 		return err->code;
 	q->session_start = m->session_start;
+	q->probes = &m->probes;
 	q->from = m->from;
 	q->to = m->to;
 	ret = model_add_client(m, &query_ops, q, 0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode/record.h"
@@ -33,6 +34,142 @@ static void json_str(void *ctx, const char *key, const char *v)
 static const struct record_sink json_sink = {
 	json_u64, json_s64, json_hex, json_str,
 };
+
+/* --- A probe hit's fields by name --- */
+
+/* The keys an event has besides its arguments: no argument takes one. */
+static const char *const own_keys[] = {
+	"ts", "ts_ns", "rel_ns", "cpu", "type", "probe", "probe_id", "pid", "at", "stack",
+	"truncated", "fault", "kframes", "uframes",
+};
+
+struct probe_fields {
+	const struct record_sink *sink;
+	void *ctx;
+	const struct probe_spec *spec;
+	char keys[KTP_PROBE_MAX_ARGS][PROBE_NAME_MAX + 8];	/* argument i's */
+};
+
+/* Whether @key is an own key, or argument j's (j != @i, set already). */
+static int key_taken(const struct probe_fields *p, unsigned int i, const char *key)
+{
+	unsigned int j;
+
+	for (j = 0; j < sizeof(own_keys) / sizeof(own_keys[0]); j++)
+		if (!strcmp(own_keys[j], key))
+			return 1;
+	for (j = 0; j < KTP_PROBE_MAX_ARGS; j++)
+		if (j != i && !strcmp(p->keys[j], key))
+			return 1;
+	return 0;
+}
+
+/*
+ * Each argument's key: its name (names differ), unless an own key; then,
+ * and for those the list does not have, argN, with "_" while taken.
+ */
+static void arg_keys(struct probe_fields *p)
+{
+	unsigned int i;
+	size_t len;
+
+	for (i = 0; p->spec && i < p->spec->nargs; i++)
+		if (!key_taken(p, i, p->spec->args[i].name))
+			snprintf(p->keys[i], sizeof(p->keys[i]), "%s", p->spec->args[i].name);
+	for (i = 0; i < KTP_PROBE_MAX_ARGS; i++) {
+		if (p->keys[i][0])
+			continue;
+		snprintf(p->keys[i], sizeof(p->keys[i]), "arg%u", i);
+		/* At most KTP_PROBE_MAX_ARGS - 1 other keys can take one. */
+		while (key_taken(p, i, p->keys[i]) && (len = strlen(p->keys[i])) + 1 <
+		       sizeof(p->keys[i])) {
+			p->keys[i][len] = '_';
+			p->keys[i][len + 1] = '\0';
+		}
+	}
+}
+
+/* record_fields()'s "argN": N, else -1. */
+static int arg_index(const char *key)
+{
+	char *end;
+	unsigned long i;
+
+	if (strncmp(key, "arg", 3) || key[3] < '0' || key[3] > '9')
+		return -1;
+	i = strtoul(key + 3, &end, 10);
+	return *end || i >= KTP_PROBE_MAX_ARGS ? -1 : (int)i;
+}
+
+static void probe_u64(void *ctx, const char *key, uint64_t v)
+{
+	struct probe_fields *p = ctx;
+
+	if (!strcmp(key, "probe")) {
+		if (p->spec)
+			p->sink->str(p->ctx, "probe", p->spec->name);
+		else
+			p->sink->u64(p->ctx, "probe", v);
+		p->sink->u64(p->ctx, "probe_id", v);
+		return;
+	}
+	p->sink->u64(p->ctx, key, v);
+}
+
+static void probe_s64(void *ctx, const char *key, int64_t v)
+{
+	struct probe_fields *p = ctx;
+
+	p->sink->s64(p->ctx, key, v);
+}
+
+/* A number argument (record_fields() writes each as hex), as its type shows it. */
+static void probe_hex(void *ctx, const char *key, uint64_t v)
+{
+	struct probe_fields *p = ctx;
+	int i = arg_index(key);
+	const struct probe_arg *a;
+
+	if (i < 0) {
+		p->sink->hex(p->ctx, key, v);
+		return;
+	}
+	a = p->spec && (unsigned int)i < p->spec->nargs ? &p->spec->args[i] : NULL;
+	if (a && a->show == PROBE_SHOW_SIGNED)
+		p->sink->s64(p->ctx, p->keys[i], probe_arg_signed(a, v));
+	else if (a && a->show == PROBE_SHOW_UNSIGNED)
+		p->sink->u64(p->ctx, p->keys[i], v);
+	else
+		p->sink->hex(p->ctx, p->keys[i], v);
+}
+
+static void probe_str(void *ctx, const char *key, const char *v)
+{
+	struct probe_fields *p = ctx;
+	int i = arg_index(key);
+
+	p->sink->str(p->ctx, i < 0 ? key : p->keys[i], v);
+}
+
+static const struct record_sink probe_sink = {
+	probe_u64, probe_s64, probe_hex, probe_str,
+};
+
+void event_record_fields(const struct event *ev, const struct probe_table *probes,
+		  const struct record_sink *sink, void *ctx)
+{
+	struct probe_fields p = { sink, ctx, NULL, { { 0 } } };
+	struct ktp_probe_hit h;
+
+	if (ev->type != KTP_REC_PROBE) {
+		record_fields(ev, sink, ctx);
+		return;
+	}
+	memcpy(&h, ev->rec, sizeof(h));
+	p.spec = probes ? probe_table_get(probes, h.id) : NULL;
+	arg_keys(&p);
+	record_fields(ev, &probe_sink, &p);
+}
 
 const char *event_json_type(const struct event *ev, char *buf, size_t len)
 {
@@ -114,7 +251,8 @@ static void write_stacks(FILE *out, const struct event *ev, struct symbolizer *s
 }
 
 void event_json_write(FILE *out, const struct event *ev, unsigned int flags,
-		      uint64_t session_start, struct symbolizer *sym)
+		      uint64_t session_start, struct symbolizer *sym,
+		      const struct probe_table *probes)
 {
 	char tbuf[16];
 	const char *name = event_json_type(ev, tbuf, sizeof(tbuf));
@@ -125,7 +263,7 @@ void event_json_write(FILE *out, const struct event *ev, unsigned int flags,
 	else
 		fprintf(out, "{\"ts\":%" PRIu64, ev->ts);
 	fprintf(out, ",\"cpu\":%u,\"type\":\"%s\"", ev->cpu, name);
-	record_fields(ev, &json_sink, out);
+	event_record_fields(ev, probes, &json_sink, out);
 	if (sym && (ev->type == KTP_REC_SAMPLE || ev->type == KTP_REC_STACK))
 		write_stacks(out, ev, sym);
 	fputc('}', out);

@@ -4,7 +4,7 @@
  * `ktprof dump --json` writes a line of it per event, and the MCP tool
  * query_events answers with the same objects. Its fields: "ts" (or, with
  * EVENT_JSON_REL, "ts_ns" and "rel_ns", the time from the session's
- * start), "cpu", "type", then the record's own (decode/record.h), and with
+ * start), "cpu", "type", then the record's own (event_record_fields()), and with
  * a symbolizer a sample's "kframes" and "uframes". Strings from the capture
  * follow text_json_fputs().
  */
@@ -15,13 +15,31 @@
 #include <stdio.h>
 
 #include "decode/event.h"
+#include "decode/probe-spec.h"
+#include "decode/record.h"
 #include "symbols/symbolizer.h"
 
 #define EVENT_JSON_REL 1u	/* "ts_ns" and "rel_ns" instead of "ts" */
 
-/* @ev as a JSON object, without a newline. */
+/*
+ * The record's fields to @sink (decode/record.h's record_fields()), but a
+ * hit of a probe of @probes (the capture's list; NULL or empty: none)
+ * named: "probe" its name (a string) and "probe_id" its id, and each
+ * argument under its name as its type shows it (s-types signed, u-types
+ * unsigned, x-types hex, strings as strings). An argument whose name is
+ * one of the event's own keys (ts, ts_ns, rel_ns, cpu, type, probe,
+ * probe_id, pid, at, stack, truncated, fault, kframes, uframes) is written
+ * as argN (N from 0, as without the list), with "_" added while that too
+ * is taken. A probe the list does not name: "probe" its id too, its
+ * arguments arg0... in hex (strings as strings).
+ */
+void event_record_fields(const struct event *ev, const struct probe_table *probes,
+		  const struct record_sink *sink, void *ctx);
+
+/* @ev as a JSON object, without a newline; @probes names probe hits (NULL: none). */
 void event_json_write(FILE *out, const struct event *ev, unsigned int flags,
-		      uint64_t session_start, struct symbolizer *sym);
+		      uint64_t session_start, struct symbolizer *sym,
+		      const struct probe_table *probes);
 
 /*
  * Each frame of sample @ev, kernel ones then user ones, symbolized: @name

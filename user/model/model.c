@@ -271,6 +271,15 @@ const char *model_cgroup_path(const struct model *m, uint64_t id)
 	return cgroup_table_path(&m->cgroups, id);
 }
 
+/* record --probe's list; one that does not parse names no probe. */
+static void take_probes(struct model *m)
+{
+	const char *text = input_probes(m->in);
+
+	if (text && probe_table_parse(text, &m->probes, NULL))
+		memset(&m->probes, 0, sizeof(m->probes));
+}
+
 static void take_session(struct model *m)
 {
 	const struct meta *meta = input_meta(m->in);
@@ -288,6 +297,7 @@ static void take_session(struct model *m)
 	n = input_topology(m->in, &m->topo);
 	m->nr_topo = n > 0 ? n : 0;
 	take_cgroups(m);
+	take_probes(m);
 }
 
 /* The window: [session start + from, session start + to), or all of it. */
@@ -474,6 +484,7 @@ void model_close(struct model *m)
 		return;
 	input_close(m->in);
 	cgroup_table_free(&m->cgroups);
+	probe_table_fini(&m->probes);
 	sched_fini(&m->sched);
 	task_table_fini(&m->tasks);
 	stack_table_fini(&m->stacks);

@@ -27,6 +27,7 @@
 #include "capture/input.h"
 #include "capture/sched-ext.h"
 #include "capture/topology.h"
+#include "decode/probe-spec.h"
 #include "model/filter.h"
 #include "model/sched.h"
 #include "model/stack-table.h"
@@ -86,6 +87,8 @@ struct model {
 	uint64_t session_start, session_stop;	/* stop 0: unknown */
 	struct sched_ext sched_ext[2];		/* at start, at stop */
 	struct cgroup_table cgroups;		/* id -> path, of start and stop */
+	struct probe_table probes;		/* record --probe's list; empty: none
+						 * (or damaged: hits keep their ids) */
 	struct topology_cpu *topo;
 	unsigned int nr_topo;
 	uint32_t nr_cpus;			/* the session's */
