@@ -24,6 +24,8 @@ run mcp </dev/null
 "$GEN" -n 100000 -c 4 -s 2 -o "$T/b.ktp" || fail "gen-capture b failed"
 # Off-CPU stacks: the known-answer capture of report's tests.
 "$GEN" -t "$TOP/tests/report/offcpu.scn" -o "$T/offcpu.ktp" || fail "gen-capture offcpu failed"
-timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" "$T/offcpu.ktp" ||
+# Probes and their spans: query_events by probe, analyze_probes.
+"$GEN" -t "$TOP/tests/report/probe-spans.scn" -o "$T/probes.ktp" || fail "gen-capture probe-spans failed"
+timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" "$T/offcpu.ktp" "$T/probes.ktp" ||
 	fail "the MCP client's session failed"
 echo ok

@@ -17,9 +17,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, ErrorCode, EmptyResultSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
-const [ktprof, capA, capB, capOff] = process.argv.slice(2);
+const [ktprof, capA, capB, capOff, capProbes] = process.argv.slice(2);
 if (!capB) {
-	console.error('usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B');
+	console.error('usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B [OFFCPU PROBES]');
 	process.exit(2);
 }
 
@@ -332,6 +332,36 @@ assert.deepStrictEqual(r.structuredContent.events.map(asDump),
 check(r.structuredContent.next_cursor === undefined, 'the window holds fewer events than the limit');
 await toolError('query_events', { trace_id: 'a', cursor: 'nonsense' }, /cursor/);
 await toolError('query_events', { trace_id: 'a', types: ['sched_nothing'] }, /types: item 'sched_nothing' is not one of/);
+
+// Probe hits (tests/report/probe-spans.scn): query_events by a probe's
+// name or id, as dump --json has them; analyze_probes with the spans of
+// probe pairs, as report --probes.
+if (capProbes) {
+	await ok('load_capture', { path: capProbes, trace_id: 'pr' });
+	const prDump = ndjson('dump', '--json', '-q', capProbes);
+	const plain = (e) => { const { ts_ns, rel_ns, ...rest } = e; return { ts: ts_ns, ...rest }; };
+	const hitsOf = async (args) =>
+		(await ok('query_events', { trace_id: 'pr', limit: 10000, ...args })).structuredContent.events.map(plain);
+	let hits = await hitsOf({ probe: 'req_end' });
+	assert.deepStrictEqual(hits, prDump.filter((e) => e.type === 'probe' && e.probe === 'req_end'));
+	check(hits.length === 5 && hits.every((e) => typeof e.ret === 'number'), 'req_end: 5 hits, ret by name');
+	hits = await hitsOf({ probe: '2' });
+	assert.deepStrictEqual(hits, prDump.filter((e) => e.type === 'probe' && e.probe_id === 2));
+	check(hits.length === 1 && hits[0].probe === 'db_begin', 'probe id 2 is db_begin');
+	hits = await hitsOf({ probe: 'req_begin', pid: 102 });
+	check(hits.length === 2 && hits.map((e) => e.id).join() === '2,4', `req_begin of 102: ${JSON.stringify(hits)}`);
+	check((await hitsOf({ probe: 'req_begin', types: ['mark'] })).length === 0, 'a probe and types: both');
+	check((await hitsOf({ probe: '9' })).length === 0, 'an id the capture has no hit of');
+	await toolError('query_events', { trace_id: 'pr', probe: 'nope' },
+		/no probe named 'nope' \(its probes: req_begin, req_end, db_begin, db_end\)/);
+	await toolError('query_events', { trace_id: 'pr', probe: '70000' }, /an id from 0 to 65535/);
+	r = await ok('analyze_probes', { trace_id: 'pr', limit: 1000 });
+	const probesDoc = ktprofJson('report', '--probes', '--json', capProbes);
+	conforms('analyze_probes', probesDoc, { trace_id: 'pr', list_totals: {} });
+	sameDocument(r.structuredContent, probesDoc, 1000, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_probes');
+	check(r.structuredContent.probes.probe_spans[0].duration.count === 4, 'req: 4 spans');
+	await ok('unload_capture', { trace_id: 'pr' });
+}
 
 // compare_traces against `ktprof diff --json`.
 r = await ok('compare_traces', { a: 'a', b: idB, limit: 30 });

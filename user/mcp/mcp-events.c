@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +40,8 @@ struct event_key {
 struct query {
 	uint64_t from, to;		/* absolute; to: UINT64_MAX for the end */
 	int64_t cpu, pid;		/* -1: any */
+	int64_t probe;			/* a probe's id, -1: any */
+	const char *probe_name;		/* its name, found at the scan; NULL: none */
 	uint64_t types;			/* bits of type_bit(); 0: any */
 	uint64_t limit;
 	struct event_key start;
@@ -127,11 +130,24 @@ static json_object *event_object(struct query *q, const struct event *ev)
 
 /* --- The scan --- */
 
+/* A hit of probe @id. */
+static int probe_hit(const struct event *ev, int64_t id)
+{
+	struct ktp_probe_hit h;
+
+	if (ev->type != KTP_REC_PROBE)
+		return 0;
+	memcpy(&h, ev->rec, sizeof(h));
+	return h.id == id;
+}
+
 static int matches(const struct query *q, const struct event *ev)
 {
 	int bit = type_bit(ev->type);
 
 	if (q->cpu >= 0 && ev->cpu != q->cpu)
+		return 0;
+	if (q->probe >= 0 && !probe_hit(ev, q->probe))
 		return 0;
 	if (q->types && (bit < 0 || !(q->types & (1ull << bit))))
 		return 0;
@@ -160,6 +176,26 @@ static int take(void *ctx, const struct event *ev)
 
 static const struct sched_ops query_ops = { .event = take };
 
+/* The probe's id from its name, in the capture's list; -EINVAL saying which it has. */
+static int find_probe(struct query *q, const struct probe_table *t, struct error *err)
+{
+	char names[256] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->probes[i].name, q->probe_name)) {
+			q->probe = i;
+			return 0;
+		}
+	for (i = 0; i < t->n && used < sizeof(names); i++)
+		used += snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "",
+				 t->probes[i].name);
+	return error_set(err, -EINVAL, "probe: the capture has no probe named '%.64s' (%s%s)",
+			 q->probe_name, t->n ? "its probes: " : "no probe list",
+			 t->n ? names : "");
+}
+
 /* A pass of the model over the capture, until the page is full. */
 static int scan(struct query *q, const char *path, struct error *err, char *problem, size_t len)
 {
@@ -177,6 +213,10 @@ static int scan(struct query *q, const char *path, struct error *err, char *prob
 		return err->code;
 	q->session_start = m->session_start;
 	q->probes = &m->probes;
+	if (q->probe_name && find_probe(q, &m->probes, err)) {
+		model_close(m);
+		return err->code;
+	}
 	q->from = m->from;
 	q->to = m->to;
 	ret = model_add_client(m, &query_ops, q, 0);
@@ -212,11 +252,26 @@ static int parse_query(struct mcp_call *c, struct query *q)
 {
 	json_object *types = mcp_args_get(c->args, "types");
 	const char *from = mcp_args_str(c->args, "from"), *to = mcp_args_str(c->args, "to");
+	const char *probe;
+	unsigned long id;
+	char *end;
 	size_t i;
 
 	q->to = UINT64_MAX;
 	q->cpu = mcp_args_int(c->args, "cpu", -1);
 	q->pid = mcp_args_int(c->args, "pid", -1);
+	q->probe = -1;
+	probe = mcp_args_str(c->args, "probe");
+	if (probe && isdigit((unsigned char)probe[0])) {
+		errno = 0;
+		id = strtoul(probe, &end, 10);
+		if (*end || errno || id > UINT16_MAX)
+			return error_set(&c->err, -EINVAL,
+					 "probe: a name, or an id from 0 to 65535, not '%.64s'", probe);
+		q->probe = id;
+	} else if (probe) {
+		q->probe_name = probe;
+	}
 	q->limit = mcp_args_int(c->args, "limit", MCP_EVENTS_DEFAULT);
 	if ((from && units_parse_time(from, &q->from)) || (to && units_parse_time(to, &q->to)))
 		return error_set(&c->err, -EINVAL,

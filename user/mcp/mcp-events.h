@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * query_events: a loaded capture's decoded events, as `ktprof dump --json`
- * gives them, in time order, filtered (window, CPU, pid, types) and paged:
- * an answer holds at most `limit` events and, when more match, a cursor
- * to pass back for the next page. Each call reads the file again, from
+ * gives them, in time order, filtered (window, CPU, pid, types, a probe's
+ * hits by its name or id) and paged: an answer holds at most `limit`
+ * events and, when more match, a cursor to pass back for the next page. Each call reads the file again, from
  * its start, up to the page's end: memory follows the page, not the
  * capture.
  */

@@ -154,6 +154,11 @@ static const struct mcp_arg arg_event_types = {
 	.description = "only events of these types (default: all)",
 	.choices = mcp_events_types,
 };
+static const struct mcp_arg arg_event_probe = {
+	.name = "probe", .type = MCP_ARG_STRING,
+	.description = "only hits of this record --probe probe: its name (as analyze_probes "
+		       "lists it) or its id (digits)", .max_len = 64,
+};
 static const struct mcp_arg arg_event_limit = {
 	.name = "limit", .type = MCP_ARG_INT,
 	.description = "events per page (default 100)", .min = 1, .max = MCP_EVENTS_MAX,
@@ -188,7 +193,7 @@ static const struct mcp_arg *const args_profile[] = {
 };
 static const struct mcp_arg *const args_events[] = {
 	&arg_trace, &arg_from, &arg_to, &arg_event_cpu, &arg_event_pid, &arg_event_types,
-	&arg_event_limit, &arg_cursor, NULL
+	&arg_event_probe, &arg_event_limit, &arg_cursor, NULL
 };
 static const struct mcp_arg *const args_compare[] = {
 	&arg_a, &arg_b, &arg_limit, FILTERS, &arg_absolute, &arg_per_cpu, NULL
@@ -226,7 +231,8 @@ static const struct mcp_tool head[] = {
 static const struct mcp_tool tail[] = {
 	{ "query_events", "Query raw events",
 	  "The capture's decoded events in time order (as ktprof dump --json), filtered by "
-	  "window, CPU, pid and type, a page at a time: pass next_cursor back for the next.",
+	  "window, CPU, pid, type and probe, a page at a time: pass next_cursor back for the "
+	  "next.",
 	  args_events, 0, 0, 0, NULL, mcp_events_query, mcp_events_schema, NULL },
 	{ "compare_traces", "Compare two traces",
 	  "ktprof diff of two loaded traces: every figure per CPU, process and thread (matched "
