@@ -7,6 +7,7 @@
 #include "capture/input.h"
 #include "decode/record.h"
 #include "report/analyze-probes.h"
+#include "report/diff.h"
 #include "report/render.h"
 #include "util/array.h"
 #include "util/text.h"
@@ -830,6 +831,72 @@ static const struct json_field probes_doc[] = {
 	JSON_END
 };
 
+/* --- diff: each probe's hits, each span name's count and durations --- */
+
+static uint32_t probe_count(const struct report *r)
+{
+	return analyze_probes(r)->table.n;
+}
+
+static const char *probe_key(const struct report *r, uint32_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", analyze_probes(r)->table.probes[i].name);
+	return buf;
+}
+
+static double probe_hits(const struct report *r, uint32_t i)
+{
+	return analyze_probes(r)->probes[i].hits;
+}
+
+/* Span names: each probe pair's (its one), then the markers'. */
+static uint32_t span_count(const struct report *r)
+{
+	const struct analyze_probes *a = analyze_probes(r);
+
+	return a->span_table.n + spans_count(&a->spans);
+}
+
+static const struct span_name *span_of(const struct report *r, uint32_t i)
+{
+	const struct analyze_probes *a = analyze_probes(r);
+
+	return i < a->span_table.n ? &a->pairs[i].by_name[0] :
+	       &a->spans.by_name[i - a->span_table.n];
+}
+
+/* A pair's name; "marker TEXT" (names hold no space: the two never meet). */
+static const char *span_key(const struct report *r, uint32_t i, char *buf, size_t len)
+{
+	const struct analyze_probes *a = analyze_probes(r);
+
+	if (i < a->span_table.n)
+		snprintf(buf, len, "%s", a->span_table.spans[i].name);
+	else
+		snprintf(buf, len, "marker %s", spans_name(&a->spans, i - a->span_table.n));
+	return buf;
+}
+
+static double span_spans(const struct report *r, uint32_t i)
+{
+	return span_of(r, i)->d.count;
+}
+
+static const struct hist *span_durations(const struct report *r, uint32_t i)
+{
+	return &span_of(r, i)->d;
+}
+
+static const struct diff_metric probes_metrics[] = {
+	{ .name = "hits", .entity = DIFF_PROBE, .kind = METRIC_COUNT, .value = probe_hits,
+	  .count = probe_count, .name_of = probe_key },
+	{ .name = "spans", .entity = DIFF_SPAN, .kind = METRIC_COUNT, .value = span_spans,
+	  .count = span_count, .name_of = span_key },
+	{ .name = "duration", .entity = DIFF_SPAN, .kind = METRIC_DIST, .dist = span_durations,
+	  .count = span_count, .name_of = span_key },
+	{ NULL }
+};
+
 static int probes_applies(const struct report *r)
 {
 	const struct analyze_probes *a = analyze_probes(r);
@@ -848,6 +915,7 @@ const struct analyzer analyzer_probes = {
 	.html = probes_html,
 	.nav = "probes",
 	.doc = probes_doc,
+	.metrics = probes_metrics,
 	.tool = {
 		"analyze_probes", "Probes and markers",
 		"record --probe's probes: hits per probe, process and thread, each argument's "

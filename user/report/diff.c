@@ -235,7 +235,8 @@ static int run_side(struct diff_run *x, const char *path, const struct diff_conf
 			return error_set(err, -ENOMEM, NULL);
 	}
 	if (add_named(x, DIFF_HANDLER) || add_named(x, DIFF_CAUSE) ||
-	    add_named(x, DIFF_BLOCKED) || add_named(x, DIFF_CGROUP))
+	    add_named(x, DIFF_BLOCKED) || add_named(x, DIFF_CGROUP) ||
+	    add_named(x, DIFF_PROBE) || add_named(x, DIFF_SPAN))
 		return error_set(err, -ENOMEM, NULL);
 	return 0;
 }
@@ -245,7 +246,7 @@ static void run_init(struct diff_run *x)
 	int e;
 
 	memset(x, 0, sizeof(*x));
-	for (e = DIFF_PROCESS; e <= DIFF_CGROUP; e++)
+	for (e = DIFF_PROCESS; e < DIFF_NR_NAMED; e++)
 		u64_map_init(&x->index[e]);
 	u64_map_init(&x->walked);
 }
@@ -254,7 +255,7 @@ static void run_fini(struct diff_run *x)
 {
 	int e;
 
-	for (e = DIFF_PROCESS; e <= DIFF_CGROUP; e++)
+	for (e = DIFF_PROCESS; e < DIFF_NR_NAMED; e++)
 		groups_free(x, e);
 	u64_map_fini(&x->walked);
 	report_free(x->r);
@@ -698,7 +699,8 @@ struct diff *diff_run(const char *a, const char *b, const struct diff_config *cf
 	    (ret = cpu_items(d)) || (ret = groups(d, DIFF_PROCESS)) ||
 	    (ret = groups(d, DIFF_THREAD)) || (ret = groups(d, DIFF_HANDLER)) ||
 	    (ret = groups(d, DIFF_CAUSE)) || (ret = groups(d, DIFF_BLOCKED)) ||
-	    (ret = groups(d, DIFF_CGROUP)) ||
+	    (ret = groups(d, DIFF_CGROUP)) || (ret = groups(d, DIFF_PROBE)) ||
+	    (ret = groups(d, DIFF_SPAN)) ||
 	    (ret = judge(d)) || (ret = verdict(d))) {
 		error_set(err, ret, NULL);
 		goto fail;

@@ -33,6 +33,9 @@ enum diff_entity {
 	DIFF_BLOCKED,		/* a thread's time off CPU in one blocking function:
 				 * "app/reader: S pipe_read" */
 	DIFF_CGROUP,		/* a cgroup v2, by path */
+	DIFF_PROBE,		/* a record --probe probe, by name */
+	DIFF_SPAN,		/* the spans of a name: a probe pair's (record --span
+				 * NAME=...), or markers' ("marker TEXT") */
 	DIFF_THREADS,		/* a metric's source only: each thread, summed into
 				 * thread groups and processes (@groups) */
 };
@@ -51,7 +54,7 @@ enum diff_metric_kind {
 /*
  * A figure an analysis offers to diff: its name, what it is measured on,
  * and how to read it. DIFF_MACHINE: id 0; DIFF_CPU: the CPU; DIFF_THREADS:
- * a thread index; DIFF_HANDLER .. DIFF_CGROUP: 0 .. count() - 1, matched
+ * a thread index; DIFF_HANDLER .. DIFF_SPAN: 0 .. count() - 1, matched
  * by name_of(), which may return NULL for an instance not compared.
  */
 struct diff_metric {
@@ -77,13 +80,16 @@ struct diff_group {
 	struct hist *h;		/* per metric (distributions) */
 };
 
+/* The entities matched by name: DIFF_PROCESS .. DIFF_SPAN. */
+#define DIFF_NR_NAMED (DIFF_SPAN + 1)
+
 struct diff_run {
 	struct report *r;
 	double secs;		/* the window */
 	uint32_t cpus;		/* CPUs with known time */
-	struct diff_group *groups[DIFF_CGROUP + 1];	/* DIFF_PROCESS .. DIFF_CGROUP */
-	uint32_t ngroups[DIFF_CGROUP + 1];
-	struct u64_map index[DIFF_CGROUP + 1];		/* name hash -> group + 1 */
+	struct diff_group *groups[DIFF_NR_NAMED];	/* DIFF_PROCESS .. DIFF_SPAN */
+	uint32_t ngroups[DIFF_NR_NAMED];
+	struct u64_map index[DIFF_NR_NAMED];		/* name hash -> group + 1 */
 	struct u64_map walked;	/* hashes of the thread groups with causes */
 };
 

@@ -24,8 +24,8 @@
 #define COLOR_B "#e15759"
 
 static const char *const entity_names[] = { "machine", "cpu", "process", "thread", "handler",
-					    "cause", "blocked", "cgroup" };
-_Static_assert(sizeof(entity_names) / sizeof(entity_names[0]) == DIFF_CGROUP + 1,
+					    "cause", "blocked", "cgroup", "probe", "span" };
+_Static_assert(sizeof(entity_names) / sizeof(entity_names[0]) == DIFF_NR_NAMED,
 	       "a name per entity");
 
 static const char *value_str(const struct diff_item *it, double v, char *buf, size_t len)
@@ -113,10 +113,10 @@ static void dist_sentence(const struct diff_item *it, const char *who, char *buf
 static const char *diff_sentence(const struct diff_item *it, char *buf, size_t len)
 {
 	static const char *const kinds[] = { "", "", "process ", "thread group ", "", "", "",
-					     "cgroup " };
-	char a[32], b[32], change[48], who[96];
+					     "cgroup ", "probe ", "span " };
+	char a[32], b[32], change[48], who[112];
 
-	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == DIFF_CGROUP + 1, "a word per entity");
+	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == DIFF_NR_NAMED, "a word per entity");
 
 	if (!it->in_a || !it->in_b) {
 		snprintf(buf, len, "%s in B: %s%s, %s %s%s", it->in_b ? "new" : "gone",
@@ -272,6 +272,8 @@ int render_diff_text(const struct diff *d, const struct report_view *v, FILE *ou
 	text_items(out, d, v, DIFF_CAUSE, "critical path (thread group: what its time went to)");
 	text_items(out, d, v, DIFF_BLOCKED, "off-CPU (thread group: state and blocking function)");
 	text_items(out, d, v, DIFF_CGROUP, "cgroups (by path, with descendants)");
+	text_items(out, d, v, DIFF_PROBE, "probes (record --probe, by name)");
+	text_items(out, d, v, DIFF_SPAN, "spans (probe pairs by name, markers by text)");
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -8,7 +8,7 @@
 #include "report/diff.h"
 #include "report/render.h"
 
-#define DIFF_JSON_VERSION "1.4"
+#define DIFF_JSON_VERSION "1.5"
 
 /* The JSON document as a json-c tree (the caller puts it); NULL on ENOMEM. */
 struct json_object;
