@@ -21,6 +21,16 @@ expect 2 'scx needs sched' record -e scx
 expect 2 'scx needs sched' record -e irq,scx,power
 expect 2 'want a size' record -b lots
 expect 2 '--prepare/--activate' record --activate tomorrow
+# record --span names two of --probe's probes, in either order of the
+# options; refused before the module is asked (exit 2, nothing written).
+expect 2 "--span 'req=a,b': no probe named a" record -o "$T/span.ktp" --span req=a,b
+expect 2 "--span 'req=a,b': no probe named b" record -o "$T/span.ktp" --probe a=k:vfs_read \
+	--span req=a,b
+expect 2 'two spans named req' record -o "$T/span.ktp" --span req=b,a --probe a=k:vfs_read \
+	--probe b=kr:vfs_read --span req=a,b
+expect 2 "--span 'req': want NAME=BEGIN,END" record -o "$T/span.ktp" --span req
+expect 2 'not a twice' record -o "$T/span.ktp" --probe a=k:vfs_read --span r=a,a
+[ ! -e "$T/span.ktp" ] || fail "record left a capture after refusing --span"
 expect 2 '--method is iqr or mad' report --method median /tmp
 expect 2 '--threshold wants RULE=VALUE' report --threshold runqueue /tmp
 expect 2 '--threshold wants RULE=VALUE' report --threshold bogus=3 /tmp
