@@ -21,6 +21,14 @@
  * inside another hit) is a miss; the kernel's own misses (a kprobe hit
  * inside a kprobe handler, as when one is placed on a function this write
  * path calls; kretprobe instances exhausted) are added at the stop.
+ *
+ * A USDT probe comes as one uprobe a site, each with its semaphore's file
+ * offset: the kernel counts the semaphore up in every process mapping the
+ * file while the uprobe is registered (its ref_ctr), so the program's
+ * "is anyone probing?" test is true only during the session. Its
+ * arguments are registers, constants or memory at a register plus a
+ * displacement, read without faulting. -p and -G filter hits as they
+ * filter everything else; a hit may take its stacks (stacks.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,7 +49,6 @@
 
 struct ktp_dyn_probe {
 	struct ktp_probe_spec spec;
-	u16 id;
 	u8 strings;		/* bit i: argument i is a string */
 	bool registered;
 	u64 __percpu *hits;
@@ -65,7 +72,7 @@ struct ktp_dyn_set {
 static struct ktp_dyn_set *ktp_dyn;
 
 #define KTP_DYN_REC_MAX (sizeof(struct ktp_probe_hit) + \
-			 8 * KTP_PROBE_MAX_ARGS + \
+			 8 * KTP_PROBE_MAX_ARGS + sizeof(u32) + \
 			 KTP_PROBE_MAX_ARGS * KTP_PROBE_STR_MAX + 4)
 
 struct ktp_dyn_scratch {
@@ -74,6 +81,11 @@ struct ktp_dyn_scratch {
 };
 
 static DEFINE_PER_CPU(struct ktp_dyn_scratch, ktp_dyn_scratch);
+
+static bool ktp_dyn_is_kernel(const struct ktp_probe_spec *s)
+{
+	return s->kind == KTP_PROBE_KPROBE || s->kind == KTP_PROBE_KRETPROBE;
+}
 
 static const unsigned short ktp_reg_offsets[KTP_NR_REGS] = {
 	[KTP_REG_AX] = offsetof(struct pt_regs, ax),
@@ -95,13 +107,49 @@ static const unsigned short ktp_reg_offsets[KTP_NR_REGS] = {
 	[KTP_REG_IP] = offsetof(struct pt_regs, ip),
 };
 
-static u64 ktp_dyn_value(const struct ktp_probe_arg *a, struct pt_regs *regs)
+static unsigned long ktp_dyn_reg(struct pt_regs *regs, unsigned int reg)
+{
+	return *(unsigned long *)((u8 *)regs + ktp_reg_offsets[reg]);
+}
+
+/* The fetch's width at register + displacement; 0 and a flag on a fault. */
+static u64 ktp_dyn_memory(const struct ktp_probe_arg *a, struct pt_regs *regs,
+			  bool user, u8 *flags)
+{
+	static const u8 width[] = {
+		[KTP_FETCH_U8] = 1, [KTP_FETCH_U16] = 2, [KTP_FETCH_U32] = 4,
+	};
+	unsigned long at = ktp_dyn_reg(regs, a->index) + (long)a->disp;
+	size_t size = a->fetch < KTP_FETCH_U64 ? width[a->fetch] : 8;
+	u64 v = 0;
+	long ret;
+
+	/* Little-endian: the low bytes of @v are the value's. */
+	if (user)
+		ret = copy_from_user_nofault(&v, (const void __user *)at, size);
+	else
+		ret = copy_from_kernel_nofault(&v, (const void *)at, size);
+	if (ret) {
+		*flags |= KTP_PROBE_HIT_FAULT;
+		return 0;
+	}
+	return v;
+}
+
+static u64 ktp_dyn_value(const struct ktp_dyn_probe *dp,
+			 const struct ktp_probe_arg *a, struct pt_regs *regs,
+			 u8 *flags)
 {
 	switch (a->src) {
 	case KTP_ARG_FN:
 		return regs_get_kernel_argument(regs, a->index);
 	case KTP_ARG_REG:
-		return *(unsigned long *)((u8 *)regs + ktp_reg_offsets[a->index]);
+		return ktp_dyn_reg(regs, a->index);
+	case KTP_ARG_MEM:
+		return ktp_dyn_memory(a, regs, !ktp_dyn_is_kernel(&dp->spec),
+				      flags);
+	case KTP_ARG_CONST:
+		return (u64)(s64)a->disp;
 	default:
 		return regs_return_value(regs);
 	}
@@ -150,7 +198,7 @@ static const u64 ktp_fetch_mask[] = {
 	[KTP_FETCH_U64] = ~0ULL,
 };
 
-/* The hit's record in @rec; its size. */
+/* The hit's record in @rec (its stack id in, if any); its size. */
 static u32 ktp_dyn_fetch(const struct ktp_dyn_probe *dp, struct pt_regs *regs,
 			 u8 *rec, u8 *flags)
 {
@@ -159,12 +207,16 @@ static u32 ktp_dyn_fetch(const struct ktp_dyn_probe *dp, struct pt_regs *regs,
 	unsigned int i;
 
 	h->pid = current->pid;
-	h->id = dp->id;
+	h->id = dp->spec.id;
 	h->nargs = dp->spec.nargs;
 	h->strings = dp->strings;
+	if (dp->spec.flags) {
+		*flags |= KTP_PROBE_HIT_STACK;
+		size += sizeof(u32);
+	}
 	for (i = 0; i < dp->spec.nargs; i++) {
 		const struct ktp_probe_arg *a = &dp->spec.args[i];
-		u64 v = ktp_dyn_value(a, regs);
+		u64 v = ktp_dyn_value(dp, a, regs, flags);
 		u32 len;
 
 		if (a->fetch <= KTP_FETCH_U64) {
@@ -193,8 +245,12 @@ static void ktp_dyn_hit(struct ktp_dyn_probe *dp, struct pt_regs *regs,
 	if (!set || !READ_ONCE(set->live))
 		return;
 	local_irq_save(irqflags);
-	/* Hits count where the session records: a traced CPU, between its marks. */
-	if (!this_cpu_read(ktp_cpus.active))
+	/*
+	 * Hits count where the session records: a traced CPU, between its
+	 * marks, in a task -p/-G keep (an interrupt's hit is its task's).
+	 */
+	if (!this_cpu_read(ktp_cpus.active) ||
+	    !ktp_task_wanted(&ktp_session.cfg, current))
 		goto out;
 	sc = this_cpu_ptr(&ktp_dyn_scratch);
 	if (sc->busy) {
@@ -204,6 +260,11 @@ static void ktp_dyn_hit(struct ktp_dyn_probe *dp, struct pt_regs *regs,
 	sc->busy = true;
 	this_cpu_inc(*dp->hits);
 	size = ktp_dyn_fetch(dp, regs, sc->rec, &flags);
+	/* Before the reservation: a new stack's own record goes first. */
+	if (dp->spec.flags)
+		*(u32 *)(sc->rec + sizeof(struct ktp_probe_hit) +
+			 8 * dp->spec.nargs) =
+			ktp_stack_probe(regs, dp->spec.flags);
 	padded = ALIGN(size, 4);
 	r = ktp_reserve(&w, KTP_REC_PROBE, flags, padded);
 	if (r) {
@@ -262,18 +323,15 @@ static int ktp_dyn_uretprobe(KTP_URETPROBE_HANDLER_PROTO)
 }
 #endif
 
-static bool ktp_dyn_is_kernel(const struct ktp_probe_spec *s)
-{
-	return s->kind == KTP_PROBE_KPROBE || s->kind == KTP_PROBE_KRETPROBE;
-}
-
 static int ktp_dyn_check_spec(const struct ktp_probe_spec *s, char *err,
 			      size_t errlen)
 {
 	unsigned int i;
 
 	if (s->kind < KTP_PROBE_KPROBE || s->kind > KTP_PROBE_URETPROBE ||
-	    s->nargs > KTP_PROBE_MAX_ARGS ||
+	    s->nargs > KTP_PROBE_MAX_ARGS || s->id >= KTP_MAX_PROBES ||
+	    s->flags & ~(KTP_PROBE_STACK_KERNEL | KTP_PROBE_STACK_USER) ||
+	    (s->ref_ctr_offset && ktp_dyn_is_kernel(s)) ||
 	    !memchr(s->target, 0, sizeof(s->target)) || !s->target[0]) {
 		snprintf(err, errlen, "malformed probe");
 		return -EINVAL;
@@ -284,7 +342,9 @@ static int ktp_dyn_check_spec(const struct ktp_probe_spec *s, char *err,
 			   s->kind == KTP_PROBE_URETPROBE;
 
 		if ((a->src == KTP_ARG_FN && a->index < 6 && !ret) ||
-		    (a->src == KTP_ARG_REG && a->index < KTP_NR_REGS) ||
+		    ((a->src == KTP_ARG_REG || a->src == KTP_ARG_MEM) &&
+		     a->index < KTP_NR_REGS) ||
+		    a->src == KTP_ARG_CONST ||
 		    (a->src == KTP_ARG_RET && ret))
 			if (a->fetch >= KTP_FETCH_U8 &&
 			    a->fetch <= KTP_FETCH_USTR)
@@ -317,9 +377,11 @@ static int ktp_dyn_get_file(struct ktp_dyn_probe *dp, char *err,
 		snprintf(err, errlen, "%s: not readable by the caller",
 			 dp->spec.target);
 		ret = -EACCES;
-	} else if (dp->spec.offset >= i_size_read(inode)) {
+	} else if (dp->spec.offset >= i_size_read(inode) ||
+		   dp->spec.ref_ctr_offset >= i_size_read(inode)) {
 		snprintf(err, errlen, "%s: offset 0x%llx is beyond the file's end",
-			 dp->spec.target, dp->spec.offset);
+			 dp->spec.target,
+			 max(dp->spec.offset, dp->spec.ref_ctr_offset));
 		ret = -EINVAL;
 	}
 	if (ret) {
@@ -337,8 +399,8 @@ struct ktp_dyn_set *ktp_dyn_prepare(const struct ktp_probe_spec *specs,
 	unsigned int i, k;
 	int ret = 0;
 
-	if (!n || n > KTP_MAX_PROBES) {
-		snprintf(err, errlen, "1 to %d probes", KTP_MAX_PROBES);
+	if (!n || n > KTP_MAX_PROBE_SITES) {
+		snprintf(err, errlen, "1 to %d probe sites", KTP_MAX_PROBE_SITES);
 		return ERR_PTR(-EINVAL);
 	}
 	set = kzalloc(struct_size(set, probes, n), GFP_KERNEL);
@@ -348,7 +410,6 @@ struct ktp_dyn_set *ktp_dyn_prepare(const struct ktp_probe_spec *specs,
 		struct ktp_dyn_probe *dp = &set->probes[i];
 
 		dp->spec = specs[i];
-		dp->id = i;
 		atomic64_set(&dp->missed, 0);
 		ret = ktp_dyn_check_spec(&dp->spec, err, errlen);
 		if (ret)
@@ -456,10 +517,12 @@ static int ktp_dyn_register_user(struct ktp_dyn_probe *dp, char *err,
 	else
 		dp->uc.ret_handler = ktp_dyn_uretprobe;
 #if KTP_UPROBE_HANDLE
-	dp->uprobe = uprobe_register(inode, dp->spec.offset, 0, &dp->uc);
+	dp->uprobe = uprobe_register(inode, dp->spec.offset,
+				     dp->spec.ref_ctr_offset, &dp->uc);
 	ret = IS_ERR(dp->uprobe) ? PTR_ERR(dp->uprobe) : 0;
 #else
-	ret = uprobe_register(inode, dp->spec.offset, &dp->uc);
+	ret = uprobe_register_refctr(inode, dp->spec.offset,
+				     dp->spec.ref_ctr_offset, &dp->uc);
 #endif
 	if (ret) {
 		snprintf(err, errlen, "%s+0x%llx: the kernel refused the uprobe (error %d)",
@@ -564,25 +627,42 @@ void ktp_dyn_release(void)
 	ktp_dyn = NULL;
 }
 
-/* Each probe's hits and misses, @n pairs at most; how many were put. */
+/*
+ * Hits and misses by probe id, its sites' summed, @n ids at most; how
+ * many ids were put (the highest one's plus one).
+ */
 unsigned int ktp_dyn_stats(u64 *out, unsigned int n)
 {
 	struct ktp_dyn_set *set = ktp_dyn;
-	unsigned int i;
+	unsigned int i, ids = 0;
 	int cpu;
 
 	lockdep_assert_held(&ktp_lock);
 	if (!set)
 		return 0;
-	for (i = 0; i < set->n && i < n; i++) {
+	memset(out, 0, 2 * n * sizeof(u64));
+	for (i = 0; i < set->n; i++) {
 		struct ktp_dyn_probe *dp = &set->probes[i];
-		u64 hits = 0;
+		unsigned int id = dp->spec.id;
 
+		if (id >= n)
+			continue;
 		for_each_possible_cpu(cpu)
-			hits += *per_cpu_ptr(dp->hits, cpu);
-		out[2 * i] = hits;
-		out[2 * i + 1] = atomic64_read(&dp->missed) + dp->rp.kp.nmissed +
-				 dp->rp.nmissed;
+			out[2 * id] += *per_cpu_ptr(dp->hits, cpu);
+		out[2 * id + 1] += atomic64_read(&dp->missed) +
+				   dp->rp.kp.nmissed + dp->rp.nmissed;
+		ids = max(ids, id + 1);
 	}
-	return i;
+	return ids;
+}
+
+/* The KTP_PROBE_STACK_* any probe of @set takes. */
+u32 ktp_dyn_stack_kinds(const struct ktp_dyn_set *set)
+{
+	unsigned int i;
+	u32 kinds = 0;
+
+	for (i = 0; !IS_ERR_OR_NULL(set) && i < set->n; i++)
+		kinds |= set->probes[i].spec.flags;
+	return kinds;
 }

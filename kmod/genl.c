@@ -145,7 +145,7 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_STACKS] = NLA_POLICY_MASK(NLA_U32, KTP_STACKS_ALL),
 	[KTP_A_SAMPLE_CGROUP] = { .type = NLA_U64 },
 	[KTP_A_PROBES] = { .type = NLA_BINARY,
-			   .len = KTP_MAX_PROBES * sizeof(struct ktp_probe_spec) },
+			   .len = KTP_MAX_PROBE_SITES * sizeof(struct ktp_probe_spec) },
 };
 
 static const struct nla_policy ktp_empty_policy[KTP_A_MAX + 1] = {};

@@ -204,6 +204,10 @@ void ktp_probe_scx_event(void *data, const char *name, s64 delta);
 /* stacks.c: stacks at the switch and the waking */
 extern u32 ktp_stacks_on;
 u32 ktp_stack_here(void);
+u32 ktp_stack_probe(struct pt_regs *regs, u32 kinds);
+/* ktp_stacks_on beside KTP_STACKS_*: the probes' KTP_PROBE_STACK_* << 8. */
+#define KTP_STACKS_PROBE_SHIFT 8
+#define KTP_STACKS_PROBE_USER (KTP_PROBE_STACK_USER << KTP_STACKS_PROBE_SHIFT)
 bool ktp_task_wanted(const struct ktp_config *cfg, struct task_struct *p);
 int ktp_stacks_alloc(u32 kinds);
 void ktp_stacks_free(void);
@@ -220,6 +224,7 @@ int ktp_dyn_register(struct ktp_dyn_set *set, char *err, size_t errlen);
 void ktp_dyn_unregister(void);
 void ktp_dyn_release(void);
 unsigned int ktp_dyn_stats(u64 *out, unsigned int n);
+u32 ktp_dyn_stack_kinds(const struct ktp_dyn_set *set);
 
 /* marker.c */
 extern const struct file_operations ktp_marker_fops;

@@ -292,8 +292,10 @@ int ktp_sample_start(char *err, size_t errlen)
 
 	ktp_nr_counters = 0;
 	ktp_quiesced = false;
+	/* User stacks need the mapped files' state, with or without events. */
 	ktp_sampling = cfg->nr_samples || cfg->nr_counters ||
-		       (cfg->stacks & KTP_STACKS_USER);
+		       (cfg->stacks & KTP_STACKS_USER) ||
+		       (READ_ONCE(ktp_stacks_on) & KTP_STACKS_PROBE_USER);
 	if (!ktp_sampling)
 		return 0;
 	/* Before anything can fail: the undo path cancels it. */

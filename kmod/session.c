@@ -231,7 +231,9 @@ static int ktp_alloc_bitmaps(void)
 	bitmap_zero(ktp_session.seen_vectors, KTP_IRQ_NR_VECTORS);
 	if (!ktp_session.seen_pids || !ktp_session.affinity_keys ||
 	    !ktp_session.seen_irqs ||
-	    ktp_stacks_alloc(ktp_session.cfg.stacks)) {
+	    ktp_stacks_alloc(ktp_session.cfg.stacks |
+			     ktp_dyn_stack_kinds(ktp_session.cfg.dyn) <<
+			     KTP_STACKS_PROBE_SHIFT)) {
 		ktp_free_bitmaps();
 		return -ENOMEM;
 	}

@@ -2,7 +2,8 @@
 /*
  * Stacks at the switch and at the waking (-S offcpu, -S waker): the kernel
  * stack of a task that leaves its CPU asleep, and of whatever wakes a task
- * (a task, or the interrupt it is in), with their user stacks on request.
+ * (a task, or the interrupt it is in), with their user stacks on request;
+ * and a probe hit's (record --probe ... stack), from its registers.
  *
  * They are unwound in the probe, under the run-queue lock with IRQs off,
  * into this CPU's scratch space, and interned: a stack this CPU has seen
@@ -46,8 +47,13 @@ struct ktp_stack_slot {
 	u64 subbuf;		/* sub-buffers started when its record was */
 };
 
-/* One CPU's table and scratch space: only that CPU, IRQs off, uses it. */
+/*
+ * One CPU's table and scratch space: only that CPU, IRQs off, uses it;
+ * @busy while it does, for a probe hit inside a walk (a kprobe on the
+ * unwinder) or an NMI's.
+ */
 struct ktp_stacks_cpu {
+	bool busy;
 	u32 next_id;
 	u32 clock;
 	struct ktp_stack_slot slots[KTP_STACK_SLOTS];
@@ -250,9 +256,10 @@ u32 ktp_stack_here(void)
 	/* A waking outside the run-queue lock may have IRQs on. */
 	local_irq_save(flags);
 	sc = this_cpu_read(ktp_stacks_cpus);
-	if (!sc || !this_cpu_read(ktp_cpus.active) ||
+	if (!sc || sc->busy || !this_cpu_read(ktp_cpus.active) ||
 	    this_cpu_read(ktp_cpus.in_write) || this_cpu_read(ktp_cpus.closing))
 		goto out;
+	sc->busy = true;
 	nk = ktp_stack_kernel(sc, &khash, &ktrunc);
 	/* A walk to keep goes with its kernel frames' hash. */
 	if (!khash && sc->chains.keep)
@@ -261,16 +268,84 @@ u32 ktp_stack_here(void)
 		nu = ktp_stack_user(sc->ips + nk, &utrunc);
 		ktp_stack_maps(sc->ips + nk, nu);
 	}
-	if (!nk && !nu)
-		goto out;
-	id = ktp_stack_intern(sc, nk, nu,
-			      nu || !khash ? ktp_stack_hash(sc, nk + nu, nu) :
-					     khash,
-			      (ktrunc ? KTP_STACK_KTRUNC : 0) |
-			      (utrunc ? KTP_STACK_UTRUNC : 0));
+	if (nk || nu)
+		id = ktp_stack_intern(sc, nk, nu,
+				      nu || !khash ?
+				      ktp_stack_hash(sc, nk + nu, nu) : khash,
+				      (ktrunc ? KTP_STACK_KTRUNC : 0) |
+				      (utrunc ? KTP_STACK_UTRUNC : 0));
 	/* Kept only once its STACK record is written. */
 	if (id)
 		ktp_chain_keep(&sc->chains, sc->ips, khash);
+	sc->busy = false;
+out:
+	local_irq_restore(flags);
+	return id;
+}
+
+/*
+ * The kernel stack a probe's @regs were taken in, from the probed
+ * address up, as perf takes a kprobe event's: unwound from @regs, so the
+ * kprobe's own frames (the int3 or ftrace path, this module) are not in
+ * it. Not kept for chain.c: a probe hits where it likes.
+ */
+static unsigned int ktp_stack_regs(struct ktp_stacks_cpu *sc,
+				   struct pt_regs *regs, bool *truncated)
+{
+	struct unwind_state state;
+	unsigned int n = 0;
+
+	sc->ips[n++] = instruction_pointer(regs);
+	for (unwind_start(&state, current, regs, NULL); !unwind_done(&state);
+	     unwind_next_frame(&state)) {
+		unsigned long addr = unwind_get_return_address(&state);
+
+		if (!addr)
+			break;
+		/* The unwinder's first frame is @regs' own. */
+		if (n == 1 && addr == sc->ips[0])
+			continue;
+		if (n == KTP_MAX_FRAMES) {
+			*truncated = true;
+			break;
+		}
+		sc->ips[n++] = addr;
+	}
+	return n;
+}
+
+/*
+ * The id of the stacks @kinds (KTP_PROBE_STACK_*) a probe's hit takes:
+ * the kernel's from @regs of a kprobe, the task's user stack (a uprobe's
+ * regs are the user's). Any context, NMI included; 0 as ktp_stack_here().
+ */
+u32 ktp_stack_probe(struct pt_regs *regs, u32 kinds)
+{
+	bool ktrunc = false, utrunc = false;
+	struct ktp_stacks_cpu *sc;
+	unsigned int nk = 0, nu = 0;
+	unsigned long flags;
+	u32 id = 0;
+
+	local_irq_save(flags);
+	sc = this_cpu_read(ktp_stacks_cpus);
+	if (!sc || sc->busy || this_cpu_read(ktp_cpus.in_write) ||
+	    this_cpu_read(ktp_cpus.closing))
+		goto out;
+	sc->busy = true;
+	if ((kinds & KTP_PROBE_STACK_KERNEL) && !user_mode(regs))
+		nk = ktp_stack_regs(sc, regs, &ktrunc);
+	/* As at a waking: a task's own user stack, not an interrupted one's. */
+	if ((kinds & KTP_PROBE_STACK_USER) && in_task()) {
+		nu = ktp_stack_user(sc->ips + nk, &utrunc);
+		ktp_stack_maps(sc->ips + nk, nu);
+	}
+	if (nk || nu)
+		id = ktp_stack_intern(sc, nk, nu,
+				      ktp_stack_hash(sc, nk + nu, nu),
+				      (ktrunc ? KTP_STACK_KTRUNC : 0) |
+				      (utrunc ? KTP_STACK_UTRUNC : 0));
+	sc->busy = false;
 out:
 	local_irq_restore(flags);
 	return id;

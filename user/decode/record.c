@@ -32,6 +32,14 @@ uint32_t record_stack_id(const struct event *ev)
 {
 	uint32_t id;
 
+	if (ev->type == KTP_REC_PROBE && (ev->flags & KTP_PROBE_HIT_STACK)) {
+		struct ktp_probe_hit r;
+
+		/* After the arguments, before their strings (the decoder checked). */
+		memcpy(&r, ev->rec, sizeof(r));
+		memcpy(&id, (const char *)ev->rec + sizeof(r) + 8u * r.nargs, 4);
+		return id;
+	}
 	if (!((ev->type == KTP_REC_SWITCH && (ev->flags & KTP_SWITCH_STACK)) ||
 	      (ev->type == KTP_REC_WAKING && (ev->flags & KTP_WAKING_STACK))) ||
 	    ev->size < sizeof(struct ktp_hdr) + 4)
@@ -488,6 +496,8 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 		s->u64(ctx, "pid", r.pid);
 		if (ev->flags & KTP_PROBE_HIT_RETURN)
 			s->str(ctx, "at", "return");
+		if (ev->flags & KTP_PROBE_HIT_STACK)
+			s->u64(ctx, "stack", record_stack_id(ev));
 		for (i = 0; i < r.nargs; i++) {
 			snprintf(key, sizeof(key), "arg%u", i);
 			if (record_probe_arg(ev, i, &v, &sv, &len)) {

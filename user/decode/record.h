@@ -32,8 +32,8 @@ const char *record_state_str(uint16_t state, char *buf, unsigned int len);
 const char *record_ipi_targets(const struct event *ev, char *buf, size_t len);
 
 /*
- * The stack id a switch (-S offcpu) or a waking (-S waker) ends with, 0
- * when it has none; see struct ktp_stack.
+ * The stack id a switch (-S offcpu), a waking (-S waker) or a probe's hit
+ * (its spec's stack) carries, 0 when it has none; see struct ktp_stack.
  */
 uint32_t record_stack_id(const struct event *ev);
 

@@ -157,7 +157,9 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 
 		/* Each string's place is checked where it is read (record.c). */
 		memcpy(&r, p, sizeof(r));
-		return r.nargs <= KTP_PROBE_MAX_ARGS && h->size >= sizeof(r) + 8u * r.nargs;
+		return r.nargs <= KTP_PROBE_MAX_ARGS &&
+		       h->size >= sizeof(r) + 8u * r.nargs +
+				  (h->flags & KTP_PROBE_HIT_STACK ? 4u : 0u);
 	}
 	case KTP_REC_MARK: {
 		struct ktp_mark m;

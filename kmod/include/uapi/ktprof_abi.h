@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 6
+#define KTP_ABI_MINOR 7
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -555,11 +555,14 @@ struct ktp_cgroup {
 /*
  * Probes of the user's choosing (record --probe, minor 6): kprobes and
  * return probes on kernel functions, uprobes and return probes on a file's
- * code. The recorder resolves what it can (a uprobe's symbol to its file
- * offset) and sends the list as KTP_A_PROBES, an array of struct
- * ktp_probe_spec; a probe's id is its index there.
+ * code (minor 7: USDT probes, as uprobes with a semaphore and arguments
+ * in memory, and stacks). The recorder resolves what it can (a uprobe's
+ * symbol to its file offset, a USDT probe to its sites) and sends the
+ * list as KTP_A_PROBES, an array of struct ktp_probe_spec, one a site: a
+ * probe's hits carry its @id, which sites of one probe share.
  */
-#define KTP_MAX_PROBES 16
+#define KTP_MAX_PROBES 16	/* probes in a session, ids 0..15 */
+#define KTP_MAX_PROBE_SITES 64	/* their sites, KTP_A_PROBES entries */
 #define KTP_PROBE_MAX_ARGS 8
 #define KTP_PROBE_STR_MAX 128	/* string argument bytes kept, NUL excluded */
 #define KTP_PROBE_TARGET_MAX 256	/* symbol or path, NUL included */
@@ -577,6 +580,8 @@ enum ktp_probe_src {
 	KTP_ARG_FN = 1,		/* @index-th function argument (0-based), by the ABI */
 	KTP_ARG_REG,		/* register @index, enum ktp_probe_reg */
 	KTP_ARG_RET,		/* the return value (return probes) */
+	KTP_ARG_MEM,		/* the memory at register @index + @disp (minor 7) */
+	KTP_ARG_CONST,		/* @disp itself (minor 7) */
 };
 
 /* x86-64 registers an argument may name, as struct pt_regs has them. */
@@ -587,7 +592,11 @@ enum ktp_probe_reg {
 	KTP_REG_R15, KTP_REG_IP, KTP_NR_REGS
 };
 
-/* How an argument is kept. */
+/*
+ * How an argument is kept. KTP_ARG_MEM reads the fetch's width (8 bytes
+ * for a string's pointer) from user memory in a uprobe, kernel memory in
+ * a kprobe, without faulting.
+ */
 enum ktp_probe_fetch {
 	KTP_FETCH_U8 = 1,	/* the value's low byte, ... */
 	KTP_FETCH_U16,
@@ -602,14 +611,20 @@ struct ktp_probe_arg {
 	__u8 index;
 	__u8 fetch;		/* enum ktp_probe_fetch */
 	__u8 pad;
+	__s32 disp;		/* KTP_ARG_MEM, KTP_ARG_CONST */
 };
+
+/* struct ktp_probe_spec @flags: the stacks each hit takes (minor 7). */
+#define KTP_PROBE_STACK_KERNEL	0x01
+#define KTP_PROBE_STACK_USER	0x02
 
 struct ktp_probe_spec {
 	__u8 kind;		/* enum ktp_probe_kind */
 	__u8 nargs;
-	__u16 pad;
-	__u32 pad2;
+	__u16 id;		/* the probe's, in its hits; < KTP_MAX_PROBES */
+	__u32 flags;		/* KTP_PROBE_STACK_* */
 	__u64 offset;
+	__u64 ref_ctr_offset;	/* uprobes: a USDT semaphore's file offset, or 0 */
 	struct ktp_probe_arg args[KTP_PROBE_MAX_ARGS];
 	char target[KTP_PROBE_TARGET_MAX];
 } __ktp_packed;
@@ -623,7 +638,9 @@ struct ktp_probe_spec {
  * arguments, no NUL, the record padded to 4. h.flags: KTP_PROBE_HIT_RETURN
  * for a return probe's, KTP_PROBE_HIT_TRUNC when a string was cut at
  * KTP_PROBE_STR_MAX, KTP_PROBE_HIT_FAULT when one could not be read (its
- * length 0).
+ * length 0; an argument in memory that could not be read is 0 with this
+ * flag). KTP_PROBE_HIT_STACK (minor 7): a u32 stack id follows the
+ * arguments (struct ktp_stack; 0 when none could be taken).
  */
 struct ktp_probe_hit {
 	struct ktp_hdr h;
@@ -637,6 +654,7 @@ struct ktp_probe_hit {
 #define KTP_PROBE_HIT_TRUNC	0x01
 #define KTP_PROBE_HIT_FAULT	0x02
 #define KTP_PROBE_HIT_RETURN	0x04
+#define KTP_PROBE_HIT_STACK	0x08
 
 /*
  * A marker (the debugfs "marker" file, like ftrace's trace_marker): the
@@ -725,8 +743,8 @@ enum ktp_genl_attr {
 	KTP_A_STACKS,		/* u32: KTP_STACKS_* (minor 2) */
 	KTP_A_SCX_HOOKS,	/* string: sched_ext hooks attached (minor 3, reply) */
 	KTP_A_SAMPLE_CGROUP,	/* u64: keep samples of tasks in this cgroup v2 subtree (minor 5) */
-	KTP_A_PROBES,		/* binary: struct ktp_probe_spec[] (minor 6) */
-	KTP_A_PROBE_STATS,	/* binary: u64[2] per probe, hits and misses (reply, minor 6) */
+	KTP_A_PROBES,		/* binary: struct ktp_probe_spec[], a site each (minor 6) */
+	KTP_A_PROBE_STATS,	/* binary: u64[2] per probe id, hits and misses (reply, minor 6) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)
@@ -789,8 +807,8 @@ enum ktp_session_state {
 #endif
 KTP_ABI_SIZE(struct ktp_hdr, 8);
 KTP_ABI_SIZE(struct ktp_cgroup, 24);
-KTP_ABI_SIZE(struct ktp_probe_arg, 4);
-KTP_ABI_SIZE(struct ktp_probe_spec, 304);
+KTP_ABI_SIZE(struct ktp_probe_arg, 8);
+KTP_ABI_SIZE(struct ktp_probe_spec, 344);
 KTP_ABI_SIZE(struct ktp_probe_hit, 16);
 KTP_ABI_SIZE(struct ktp_mark, 16);
 KTP_ABI_SIZE(struct ktp_affinity, 16);
