@@ -116,7 +116,18 @@ UNIT_TEST(round_trips)
 		{ "ur:/bin/app:0xabc r=ret:s8", "app_0xabc%return=ur:/bin/app:0xabc r=ret:s8" },
 		{ "k:f a=arg1 b=arg2 c=arg3 d=arg4 e=arg5 f=arg6 g=%ax h=%bx",
 		  "f=k:f a=arg1:x64 b=arg2:x64 c=arg3:x64 d=arg4:x64 e=arg5:x64 f=arg6:x64 "
-		  "g=%ax:x64 h=%bx:x64" },
+		  "g=%ax:x64 h=%bx:x64" },		/* USDT: PROVIDER.PROBE by default, arguments up to arg12. */
+		{ "usdt:/bin/srv:app:req_begin", "app.req_begin=usdt:/bin/srv:app:req_begin" },
+		{ "r=usdt:/a:b/srv:app:req id=arg1:u64 last=arg12:s32",
+		  "r=usdt:/a:b/srv:app:req id=arg1:u64 last=arg12:s32" },
+		/* Untyped, a USDT argument waits for its note's type. */
+		{ "usdt:/bin/x:p:n a=arg2 b=%di", "p.n=usdt:/bin/x:p:n a=arg2 b=%di" },
+		/* Stacks: a kprobe's own is the kernel's, a uprobe's the user's. */
+		{ "k:schedule stack", "schedule=k:schedule stack=k" },
+		{ "k:schedule stack=ku a=arg1:u8", "schedule=k:schedule a=arg1:u8 stack=ku" },
+		{ "k:schedule stack=uk", "schedule=k:schedule stack=ku" },
+		{ "u:/bin/x:f stack", "f=u:/bin/x:f stack=u" },
+		{ "usdt:/bin/x:p:n stack=u", "p.n=usdt:/bin/x:p:n stack=u" },
 	};
 	struct probe_spec p, q;
 	char buf[2048], again[2048];
@@ -251,7 +262,16 @@ UNIT_TEST(refusals)
 	} cases[] = {
 		{ "", "empty probe" },
 		{ " \t", "empty probe" },
-		{ "vfs_read", "want k:, kr:, u: or ur:" },
+		{ "vfs_read", "want k:, kr:, u:, ur: or usdt:" },
+		{ "usdt:/bin/x:p", "want usdt:PATH:PROVIDER:PROBE" },
+		{ "usdt:/bin/x:p:", "want usdt:PATH:PROVIDER:PROBE" },
+		{ "usdt::p:n", "want usdt:PATH:PROVIDER:PROBE" },
+		{ "usdt:/bin/x:p:n a=arg13", "arguments arg1..arg12" },
+		{ "usdt:/bin/x:p:n a=arg0", "arguments arg1..arg12" },
+		{ "usdt:/bin/x:p:n a=ret", "\"ret\" is for return probes" },
+		{ "k:f stack=x", "bad \"stack=x\"" },
+		{ "k:f stackk", "want NAME=SRC" },
+		{ "u:/bin/x:f stack=k", "a uprobe has a user stack only" },
 		{ "x:vfs_read", "unknown probe kind \"x\"" },
 		{ "kp:vfs_read", "unknown probe kind" },
 		{ "K:vfs_read", "unknown probe kind" },

@@ -96,11 +96,18 @@ static const struct opt record_opts_table[] = {
 		"[NAME=]u:PATH:SYMBOL[+OFF] [ARG...]  uprobe (SYMBOL\n"
 		"  may be 0xOFFSET in the file)\n"
 		"[NAME=]ur:PATH:SYMBOL [ARG...] its return\n"
-		"ARG is ANAME=SRC[:TYPE]: SRC arg1..arg6, %REG\n"
-		"(%di, %ax, ...) or ret (return probes); TYPE\n"
-		"u8..u64, s8..s64, x8..x64 (default x64), str\n"
-		"(kernel string; user string in a uprobe) or ustr\n"
-		"(user string), strings up to 128 bytes" },
+		"[NAME=]usdt:PATH:PROVIDER:PROBE [ARG...]  a USDT\n"
+		"  probe (<sys/sdt.h>): all its sites, its semaphore\n"
+		"  set; without ARGs all its arguments, arg1..argN\n"
+		"ARG is ANAME=SRC[:TYPE]: SRC arg1..arg6 (USDT:\n"
+		"arg1..arg12), %REG (%di, %ax, ...) or ret (return\n"
+		"probes); TYPE u8..u64, s8..s64, x8..x64 (default\n"
+		"x64; USDT: its note's), str (kernel string; user\n"
+		"string in a uprobe) or ustr (user string), strings\n"
+		"up to 128 bytes; or stack[=k|u|ku]: each hit's\n"
+		"kernel and/or user stack (stack: a kprobe's\n"
+		"kernel, a uprobe's user stack). -p, --comm and -G\n"
+		"keep their tasks' hits only" },
 	{ "span", OPT_SPAN, "NAME=BEGIN,END", "spans of two probes (their --probe names):\n"
 		"on each thread a hit of BEGIN opens a span NAME,\n"
 		"one of END closes the innermost open one\n"
@@ -141,6 +148,9 @@ const struct opts record_cmd = {
 		"    --probe 'kr:do_sys_openat2 fd=ret:s64' -d 10s\n"
 		"Calls of a program's function, with its first argument:\n"
 		"$ ktprof record --probe 'u:./server:handle_request id=arg1:u64' -- ./server\n"
+		"A program's USDT probes, and where the kernel's open is called from:\n"
+		"$ ktprof record --probe 'usdt:./server:app:req_begin' \\\n"
+		"    --probe 'k:do_sys_openat2 path=arg2:ustr stack=k' -- ./server\n"
 		"Its requests as spans, from the function's entry to its return:\n"
 		"$ ktprof record --probe 'req_begin=u:./server:handle_request' \\\n"
 		"    --probe 'req_end=ur:./server:handle_request' --span req=req_begin,req_end \\\n"
@@ -471,7 +481,7 @@ out:
 	return ctl;
 }
 
-static int check_abi(struct control_client *ctl)
+static int check_abi(struct control_client *ctl, int want_probes)
 {
 	struct meta m;
 	int ret = control_client_get_meta(ctl, &m);
@@ -484,6 +494,12 @@ static int check_abi(struct control_client *ctl)
 	if (m.abi_major != KTP_ABI_MAJOR) {
 		fprintf(stderr, "ktprof record: the module writes record ABI %u.%u; this ktprof reads %u.x\n",
 			m.abi_major, m.abi_minor, KTP_ABI_MAJOR);
+		return -EPROTO;
+	}
+	/* Probes' specs changed size at 1.7 (USDT, stacks): an older one refuses them. */
+	if (want_probes && m.abi_minor < 7) {
+		fprintf(stderr, "ktprof record: --probe needs the module of this ktprof (record ABI 1.7; it writes %u.%u): reload it\n",
+			m.abi_major, m.abi_minor);
 		return -EPROTO;
 	}
 	if (!strcmp(m.state, "running")) {
@@ -634,7 +650,7 @@ static struct session_config session_of(const struct record_opts *o)
 		.sample_cgroup = o->cgroup_id,
 		.stacks = o->stacks,
 		.probes = o->probes.k,
-		.nr_probes = o->probes.n,
+		.nr_probes = o->probes.nk,
 		.stop_with_owner = true,
 	};
 }
@@ -774,7 +790,7 @@ int cmd_record(int argc, char **argv)
 	if (wait_until(prepare_at, "preparing", o.quiet))
 		return 1;
 	ctl = connect_module(&o, &loaded);
-	if (ctl && !check_abi(ctl))
+	if (ctl && !check_abi(ctl, o.probes.n > 0))
 		status = record_session(ctl, &o, activate_at);
 	control_client_close(ctl);
 	if (loaded && syscall(SYS_delete_module, "ktprof", O_NONBLOCK))

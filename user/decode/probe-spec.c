@@ -118,33 +118,70 @@ static int parse_location(char *s, struct probe_spec *p, struct error *err)
 	return 0;
 }
 
+/* A uprobe's PATH, up to @end. */
+static int parse_path(const char *s, const char *end, struct probe_spec *p, struct error *err)
+{
+	if ((size_t)(end - s) >= sizeof(p->path))
+		return error_set(err, -EINVAL, "path too long");
+	if (memchr(s, ' ', (size_t)(end - s)) || memchr(s, '\t', (size_t)(end - s)))
+		return error_set(err, -EINVAL, "a path with white space cannot be probed");
+	memcpy(p->path, s, (size_t)(end - s));
+	p->path[end - s] = '\0';
+	return 0;
+}
+
+/* "PATH:PROVIDER:PROBE" of a USDT probe. */
+static int parse_usdt(char *loc, struct probe_spec *p, struct error *err)
+{
+	char *name = strrchr(loc, ':'), *provider;
+	int ret;
+
+	if (!name || name == loc)
+		return error_set(err, -EINVAL, "want usdt:PATH:PROVIDER:PROBE");
+	*name++ = '\0';
+	provider = strrchr(loc, ':');
+	if (!provider || provider == loc || !*name || !provider[1])
+		return error_set(err, -EINVAL, "want usdt:PATH:PROVIDER:PROBE");
+	ret = parse_path(loc, provider, p, err);
+	if (ret)
+		return ret;
+	provider++;
+	if (strlen(provider) + strlen(name) + 2 > sizeof(p->symbol) ||
+	    strpbrk(provider, " \t/+") || strpbrk(name, " \t/+"))
+		return error_set(err, -EINVAL, "bad USDT probe \"%s:%s\"", provider, name);
+	p->kind = KTP_PROBE_UPROBE;
+	p->usdt = 1;
+	snprintf(p->symbol, sizeof(p->symbol), "%s:%s", provider, name);
+	return 0;
+}
+
 /* "k:FUNC", "u:PATH:SYMBOL": the kind, the target and the default name. */
 static int parse_target(char *s, struct probe_spec *p, struct error *err)
 {
 	char *colon = strchr(s, ':'), *loc;
 	unsigned int k;
+	int ret;
 
 	if (!colon)
-		return error_set(err, -EINVAL, "\"%s\": want k:, kr:, u: or ur: before the target", s);
+		return error_set(err, -EINVAL, "\"%s\": want k:, kr:, u:, ur: or usdt: before the target", s);
 	*colon = '\0';
+	loc = colon + 1;
+	if (!strcmp(s, "usdt"))
+		return parse_usdt(loc, p, err);
 	p->kind = 0;
 	for (k = KTP_PROBE_KPROBE; k <= KTP_PROBE_URETPROBE; k++)
 		if (!strcmp(s, kind_prefixes[k]))
 			p->kind = k;
 	if (!p->kind)
-		return error_set(err, -EINVAL, "unknown probe kind \"%s\" (k, kr, u, ur)", s);
-	loc = colon + 1;
+		return error_set(err, -EINVAL, "unknown probe kind \"%s\" (k, kr, u, ur, usdt)", s);
 	if (probe_spec_is_user(p)) {
 		char *last = strrchr(loc, ':');
 
 		if (!last || last == loc)
 			return error_set(err, -EINVAL, "want %s:PATH:SYMBOL", s);
-		*last = '\0';
-		if (strlen(loc) >= sizeof(p->path))
-			return error_set(err, -EINVAL, "path too long");
-		if (strpbrk(loc, " \t\n"))
-			return error_set(err, -EINVAL, "a path with white space cannot be probed");
-		strcpy(p->path, loc);
+		ret = parse_path(loc, last, p, err);
+		if (ret)
+			return ret;
 		loc = last + 1;
 	}
 	return parse_location(loc, p, err);
@@ -159,6 +196,16 @@ static int parse_src(const char *s, const struct probe_spec *p, struct ktp_probe
 		if (!probe_spec_is_return(p))
 			return error_set(err, -EINVAL, "\"ret\" is for return probes (kr:, ur:)");
 		k->src = KTP_ARG_RET;
+		return 0;
+	}
+	if (p->usdt && !strncmp(s, "arg", 3)) {
+		char *end;
+		unsigned long n = strtoul(s + 3, &end, 10);
+
+		if (*end || n < 1 || n > 12 || !isdigit((unsigned char)s[3]))
+			return error_set(err, -EINVAL, "a USDT probe has arguments arg1..arg12: \"%s\"", s);
+		k->src = KTP_ARG_FN;
+		k->index = (uint8_t)(n - 1);
 		return 0;
 	}
 	if ((!strncmp(s, "arg", 3) || !strncmp(s, "$arg", 4)) && s[strlen(s) - 1] >= '1' &&
@@ -202,6 +249,8 @@ static int parse_arg(char *s, const struct probe_spec *p, struct probe_arg *a,
 	if (colon) {
 		*colon = '\0';
 		type = colon + 1;
+		/* Only a USDT argument's type has another default: its note's. */
+		a->typed = p->usdt;
 	}
 	memset(&a->k, 0, sizeof(a->k));
 	ret = parse_src(eq + 1, p, &a->k, err);
@@ -233,6 +282,7 @@ static void default_name(struct probe_spec *p)
 
 	if (!*base)
 		base = strrchr(p->path, '/') ? strrchr(p->path, '/') + 1 : p->path;
+	/* PROVIDER:PROBE as PROVIDER.PROBE below. */
 	if (!p->symbol[0] || p->offset)
 		snprintf(tail, sizeof(tail), "_0x%" PRIx64 "%s", p->offset, ret);
 	else
@@ -242,8 +292,27 @@ static void default_name(struct probe_spec *p)
 		p->name[n++] = '_';
 	for (i = 0; base[i] && n < room; i++)
 		p->name[n++] = isalnum((unsigned char)base[i]) || base[i] == '_' ||
-			       base[i] == '.' ? base[i] : '_';
+			       base[i] == '.' ? base[i] : p->usdt && base[i] == ':' ? '.' : '_';
 	strcpy(p->name + n, tail);
+}
+
+/* "stack" (the kind's own), "=k", "=u", "=ku": KTP_PROBE_STACK_*. */
+static int parse_stack(const char *s, struct probe_spec *p, struct error *err)
+{
+	if (!*s)
+		p->stacks = probe_spec_is_user(p) ? KTP_PROBE_STACK_USER : KTP_PROBE_STACK_KERNEL;
+	else if (!strcmp(s, "=k"))
+		p->stacks = KTP_PROBE_STACK_KERNEL;
+	else if (!strcmp(s, "=u"))
+		p->stacks = KTP_PROBE_STACK_USER;
+	else if (!strcmp(s, "=ku") || !strcmp(s, "=uk"))
+		p->stacks = KTP_PROBE_STACK_KERNEL | KTP_PROBE_STACK_USER;
+	else
+		return error_set(err, -EINVAL, "bad \"stack%s\" (stack, stack=k, stack=u, stack=ku)", s);
+	/* A uprobe hits in user mode: it has no kernel stack of its own. */
+	if (probe_spec_is_user(p) && (p->stacks & KTP_PROBE_STACK_KERNEL))
+		return error_set(err, -EINVAL, "a uprobe has a user stack only (stack=u)");
+	return 0;
 }
 
 static int parse_words(char *s, struct probe_spec *p, struct error *err)
@@ -269,6 +338,12 @@ static int parse_words(char *s, struct probe_spec *p, struct error *err)
 	if (!p->name[0])
 		default_name(p);
 	while ((w = strtok_r(NULL, " \t\n", &save))) {
+		if (!strncmp(w, "stack", 5) && (!w[5] || w[5] == '=')) {
+			ret = parse_stack(w + 5, p, err);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (p->nargs == KTP_PROBE_MAX_ARGS)
 			return error_set(err, -EINVAL, "more than %d arguments", KTP_PROBE_MAX_ARGS);
 		ret = parse_arg(w, p, &p->args[p->nargs], err);
@@ -327,11 +402,14 @@ const char *probe_spec_format(const struct probe_spec *p, char *buf, unsigned in
 	char src[16];
 
 #define PUT(...) (n += snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
-	PUT("%s=%s:", p->name, p->kind <= KTP_PROBE_URETPROBE && p->kind ? kind_prefixes[p->kind] : "k");
+	PUT("%s=%s:", p->name, p->usdt ? "usdt" :
+	    p->kind <= KTP_PROBE_URETPROBE && p->kind ? kind_prefixes[p->kind] : "k");
 	if (probe_spec_is_user(p))
 		PUT("%s:", p->path);
 	/* A file offset is the whole location, 0x0 too (else nothing reads back). */
-	if (!p->symbol[0])
+	if (p->usdt)
+		PUT("%s", p->symbol);
+	else if (!p->symbol[0])
 		PUT("0x%" PRIx64, p->offset);
 	else if (p->offset)
 		PUT("%s+0x%" PRIx64, p->symbol, p->offset);
@@ -339,8 +417,15 @@ const char *probe_spec_format(const struct probe_spec *p, char *buf, unsigned in
 		PUT("%s", p->symbol);
 	for (i = 0; i < p->nargs; i++) {
 		format_src(&p->args[i].k, src, sizeof(src));
-		PUT(" %s=%s:%s", p->args[i].name, src, type_name(&p->args[i]));
+		/* A USDT argument not yet resolved has its note's type, not x64. */
+		if (p->usdt && !p->args[i].typed)
+			PUT(" %s=%s", p->args[i].name, src);
+		else
+			PUT(" %s=%s:%s", p->args[i].name, src, type_name(&p->args[i]));
 	}
+	if (p->stacks)
+		PUT(" stack=%s%s", p->stacks & KTP_PROBE_STACK_KERNEL ? "k" : "",
+		    p->stacks & KTP_PROBE_STACK_USER ? "u" : "");
 #undef PUT
 	return buf;
 }

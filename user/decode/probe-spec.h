@@ -7,19 +7,25 @@
  *   [NAME=]u:PATH:SYMBOL[+OFF] [ARG]...  a uprobe (or u:PATH:0xOFFSET, an
  *                                      offset in the file, without +OFF)
  *   [NAME=]ur:PATH:SYMBOL [ARG]...     its return
- *   ARG = ANAME=SRC[:TYPE]
- *   SRC = arg1..arg6 (the function's arguments, x86-64 ABI), %REG (%di,
- *         %ax, ...), ret (return probes)
- *   TYPE = u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 (default x64),
- *          str (a kernel string; a user string in a uprobe), ustr (a user
- *          string, read without faulting)
+ *   [NAME=]usdt:PATH:PROVIDER:PROBE [ARG]...  a USDT probe (<sys/sdt.h>),
+ *                                      every site of it, its semaphore set
+ *   ARG = ANAME=SRC[:TYPE], or stack[=k|u|ku]: each hit's kernel and/or
+ *         user stack (stack alone: a kprobe's kernel stack, a uprobe's
+ *         user stack)
+ *   SRC = arg1..arg6 (the function's arguments, x86-64 ABI; a USDT
+ *         probe's arguments arg1..arg12, where the note says they are),
+ *         %REG (%di, %ax, ...), ret (return probes)
+ *   TYPE = u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 (default x64; a
+ *          USDT argument's from its note), str (a kernel string; a user
+ *          string in a uprobe), ustr (a user string, read without faulting)
  *
  * NAME defaults to FUNC or SYMBOL (FUNC_0xOFF, FILE_0xOFF with an offset;
- * other characters than letters, digits, _ and . as _), with "%return"
- * for return probes. Words are split at white space, so a path with
- * spaces cannot be named. A
- * capture keeps each probe's text as probe_spec_format() writes it, one a
- * line, in its meta (probe_table).
+ * other characters than letters, digits, _ and . as _), PROVIDER.PROBE
+ * for USDT, with "%return" for return probes. A USDT probe without ARGs
+ * takes all its arguments, arg1..argN. Words are split at white space, so
+ * a path with spaces cannot be named. A capture keeps each probe's text
+ * as probe_spec_format() writes it, one a line, in its meta
+ * (probe_table).
  */
 #ifndef KTPROF_PROBE_SPEC_H
 #define KTPROF_PROBE_SPEC_H
@@ -43,14 +49,18 @@ struct probe_arg {
 	char name[PROBE_NAME_MAX];
 	struct ktp_probe_arg k;	/* src, index, fetch */
 	enum probe_show show;
+	int typed;		/* a USDT probe's: its TYPE was given */
 };
 
 struct probe_spec {
 	char name[PROBE_NAME_MAX];
 	enum ktp_probe_kind kind;
 	char path[KTP_PROBE_TARGET_MAX];	/* uprobes: the file */
-	char symbol[KTP_PROBE_TARGET_MAX];	/* the function, "" for an offset */
+	char symbol[KTP_PROBE_TARGET_MAX];	/* the function, "" for an offset;
+						 * USDT: "PROVIDER:PROBE" */
 	uint64_t offset;	/* from the symbol, or in the file */
+	int usdt;		/* a USDT probe (kind KTP_PROBE_UPROBE) */
+	unsigned int stacks;	/* KTP_PROBE_STACK_* */
 	unsigned int nargs;
 	struct probe_arg args[KTP_PROBE_MAX_ARGS];
 };

@@ -3,8 +3,10 @@
  * record --probe: the probes of a session, parsed (decode/probe-spec.h)
  * and resolved for the module: a uprobe's file to its real path, its
  * symbol to the file offset of the function's first instruction (from
- * the file's ELF symbols), the rest as given. The kernel resolves a
- * kprobe's symbol itself, and refuses what it cannot probe.
+ * the file's ELF symbols), a USDT probe to its sites (the file's
+ * .note.stapsdt: each site's offset, semaphore and where its arguments
+ * are), the rest as given. The kernel resolves a kprobe's symbol itself,
+ * and refuses what it cannot probe.
  */
 #ifndef KTPROF_PROBE_SET_H
 #define KTPROF_PROBE_SET_H
@@ -14,9 +16,10 @@
 #include "util/error.h"
 
 struct probe_set {
-	unsigned int n;
+	unsigned int n;			/* probes, ids 0..n-1 */
 	struct probe_spec specs[KTP_MAX_PROBES];
-	struct ktp_probe_spec k[KTP_MAX_PROBES];	/* KTP_A_PROBES */
+	unsigned int nk;		/* their sites */
+	struct ktp_probe_spec k[KTP_MAX_PROBE_SITES];	/* KTP_A_PROBES */
 };
 
 /* Parse and resolve @text as the next probe; -errno with the reason in @err. */
