@@ -19,6 +19,7 @@ fi
 base_pkgs=(
 	build-essential bc bison flex kmod cpio xz-utils zstd gzip rsync
 	libssl-dev libelf-dev pkg-config python3
+	systemtap-sdt-dev
 	busybox-static
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3-protobuf
 	libnl-3-dev libnl-genl-3-dev zlib1g-dev libdeflate-dev libjson-c-dev

@@ -10,6 +10,17 @@
 #   - a uprobe on tests/workloads/probed's ktp_probed_request(id, delta,
 #     name) and its return: 10 calls, request i with id 1000 + i, delta
 #     i - 3 (s32: -2 and -1 first), name odd/even; returns 2 * id;
+#   - USDT probes of the same program (ktp:req_begin(id, delta, name, 3)
+#     and ktp:req_end(id, sum), sum a global read from memory by its
+#     place from the site, sum(%rip)) with their semaphores: 10 requests
+#     and one nested in the 4th, their arguments exact and in order (sum
+#     as the program adds it up), the program sees the semaphore set for
+#     each of the 11 while probed and for none when not; a uprobe with
+#     its user stack (stack): each hit's stack starts in the probed
+#     function, called from request();
+#   - a kprobe with its kernel stack (stack=k): each hit's stack starts
+#     in do_sys_openat2, from the probed address up;
+#   - -p keeps the hits of its process only;
 #   - markers written by a shell loop to the debugfs file, in order, with
 #     its pid; a "B "/"E " pair is a span's begin and end (flags, prefix
 #     taken off) at least its sleep apart; ktprof mark writes one with its
@@ -67,6 +78,32 @@ guest() {
 		--probe "ur:$WORKLOADS/probed:ktp_probed_request ret=ret:u64" -- \
 		"$WORKLOADS/probed" -n 10 >"$out/probed.out" 2>"$out/u.err" ||
 		fail "record uprobes failed: $(cat "$out/u.err")"
+	"$KTPROF" record -q -S none -o "$out/usdt.ktp" \
+		--probe "usdt:$WORKLOADS/probed:ktp:req_begin" \
+		--probe "named=usdt:$WORKLOADS/probed:ktp:req_begin name=arg3:str" \
+		--probe "usdt:$WORKLOADS/probed:ktp:req_end id=arg1 sum=arg2:x64" \
+		--probe "u:$WORKLOADS/probed:ktp_probed_request id=arg1:u64 stack" \
+		--span req=ktp.req_begin,ktp.req_end -- \
+		"$WORKLOADS/probed" -n 10 -N 4 -s 20000 >"$out/usdt.out" 2>"$out/usdt.err" ||
+		fail "record USDT probes failed: $(cat "$out/usdt.err")"
+	"$WORKLOADS/probed" -n 3 >"$out/usdt-off.out" || fail "probed alone failed"
+	"$KTPROF" record -q -S none -o "$out/kstack.ktp" \
+		--probe 'k:do_sys_openat2 stack=k' -- sh -c '
+		for i in 1 2 3; do : <"$P/ktp-probe-a"; done' \
+		2>"$out/kstack.err" || fail "record a kprobe with stacks failed: $(cat "$out/kstack.err")"
+	grep -w do_sys_openat2 /proc/kallsyms >"$out/kallsyms" || true
+	# -p: the probe hits of the named process only, not its sibling's.
+	"$WORKLOADS/probed" -n 400 -s 10000 >"$out/sibling.out" &
+	local sibling=$!
+	"$WORKLOADS/probed" -n 400 -s 10000 >"$out/kept.out" &
+	local kept=$!
+	"$KTPROF" record -q -S none -p "$kept" -d 1s -o "$out/pfilter.ktp" \
+		--probe "u:$WORKLOADS/probed:ktp_probed_request id=arg1:u64" \
+		2>"$out/pfilter.err" || fail "record -p with a probe failed: $(cat "$out/pfilter.err")"
+	kill "$sibling" "$kept" 2>/dev/null
+	wait "$sibling" "$kept" 2>/dev/null
+	echo "kept $kept" >>"$out/pids"
+	echo "sibling $sibling" >>"$out/pids"
 	"$KTPROF" record -q -S none -o "$out/m.ktp" -- sh -c '
 		echo "marker $$" >>'"$out/pids"'
 		for i in 1 2 3; do echo "step $i" >'"$KTPROF_DBG"'/marker; done
@@ -106,12 +143,13 @@ guest() {
 
 host() {
 	local f
-	for f in k u m relay replaced; do
+	for f in k u m relay replaced usdt kstack pfilter; do
 		"$KTPROF" dump --json "$out/$f.ktp" >"$out/$f.json" || fail "dump $f failed"
 	done
 	"$KTPROF" info "$out/k.ktp" >"$out/k.info" || fail "info failed"
 	"$KTPROF" report --json --probes "$out/u.ktp" >"$out/u-report.json" || fail "report --probes failed"
 	"$KTPROF" report --json --probes "$out/m.ktp" >"$out/m-report.json" || fail "report --probes (markers) failed"
+	"$KTPROF" report --json --probes "$out/usdt.ktp" >"$out/usdt-report.json" || fail "report --probes (USDT) failed"
 	"$KTPROF" info "$out/relay.ktp" >"$out/relay.info" || fail "info relay failed"
 	grep '^ *probe ' "$out/relay.info"
 	/usr/bin/python3 - "$out" <<'PY' || fail "probe check failed"
@@ -193,6 +231,75 @@ if len(span) == 2 and span[1] - span[0] < 200000000:
 other = [(e["pid"], e["text"], e.get("span")) for e in marks if e["pid"] != sh]
 if other != [(int(pids["mark"]), "from ktprof mark", "end")]:
     bad("ktprof mark's marker: %s" % other)
+
+# USDT: begins and ends in order, the nested request inside the 4th.
+usdt = load("usdt")
+pr, _, en = open(out + "/usdt.out").read().split()
+uprobed = int(pr.split("=")[1])
+order = [1001, 1002, 1003, 1004, 2004, 1005, 1006, 1007, 1008, 1009, 1010]
+def delta(i):
+    return (i % 1000) - 3
+def name(i):
+    return "odd" if i % 2 else "even"
+# Unnamed, every argument as its note has it: arg3, a pointer, a number.
+want_b = [(i, delta(i), 3) for i in order]
+got_b = [(num(h[0]), num(h[1], 32, True), num(h[3], 32, True))
+         for h in hits(usdt, uprobed, (0, "ktp.req_begin"), ["arg1", "arg2", "arg3", "arg4"])]
+names = [h[0] for h in hits(usdt, uprobed, (1, "named"), ["name"])]
+if names != [name(i) for i in order]:
+    bad("USDT req_begin's arg3 as a string: %s" % names)
+print("USDT req_begin: %s" % got_b)
+if got_b != want_b:
+    bad("USDT req_begin %s, want %s" % (got_b, want_b))
+total, ends = 0, {}
+for i in order:
+    total += i + delta(i) + ord(name(i)[0])
+    ends[i] = total
+ends[1004] = ends[2004]	# it ends after the request nested in it
+want_e = [(i, ends[i]) for i in [1001, 1002, 1003, 2004, 1004, 1005, 1006, 1007, 1008, 1009, 1010]]
+got_e = [(num(h[0]), num(h[1])) for h in hits(usdt, uprobed, (2, "ktp.req_end"), ["id", "sum"])]
+print("USDT req_end: %s" % got_e)
+if got_e != want_e:
+    bad("USDT req_end %s, want %s" % (got_e, want_e))
+if en != "enabled=11":
+    bad("the program saw the semaphore set %s times, want 11" % en)
+if not open(out + "/usdt-off.out").read().strip().endswith("enabled=0"):
+    bad("unprobed, the program saw the semaphore set: %s" % open(out + "/usdt-off.out").read())
+# A hit's stack is its CPU's: ids are per CPU.
+stacks = {(e["cpu"], e["id"]): e for e in usdt if e["type"] == "stack"}
+calls = hits(usdt, uprobed, (3, "ktp_probed_request"), ["id"])
+frames = [stacks.get((c[-1]["cpu"], c[-1].get("stack"))) for c in calls]
+us = [f["ustack"].split(",") if f else [] for f in frames]
+print("uprobe stacks: %d hits, first: %s" % (len(calls), us[:1]))
+# At a function's entry its frame is not made yet: a frame-pointer walk
+# goes from the probed address to its caller's caller (as perf's does),
+# and the nested request's has one frame more, request()'s own.
+if len(calls) != 11 or any(len(u) < 2 for u in us):
+    bad("uprobe hits with user stacks: %s" % us)
+elif len(set(u[0] for u in us)) != 1 or len(us[4]) != len(us[0]) + 1 or us[4][2:] != us[0][1:]:
+    bad("the uprobe's stacks do not start at the probed function, or the nested one's is not one deeper: %s" % us)
+rep = json.load(open(out + "/usdt-report.json"))["probes"]
+ps = {s["name"]: s for s in rep.get("probe_spans", [])}
+req = ps.get("req", {})
+dur = req.get("duration", {})
+print("USDT spans req: %s" % (dur,))
+if dur.get("count") != 11 or dur.get("min_ns", 0) < 20000000 or dur.get("max_ns", 0) < 40000000:
+    bad("USDT span req: %s, want 11 spans of at least 20 ms, the 4th at least 40 ms" % req)
+kst = load("kstack")
+kstacks = {(e["cpu"], e["id"]): e for e in kst if e["type"] == "stack"}
+fn = [int(l.split()[0], 16) for l in open(out + "/kallsyms") if l.split()[2] == "do_sys_openat2"]
+ks = [kstacks.get((e["cpu"], e.get("stack"))) for e in kst if e["type"] == "probe"]
+firsts = [int(k["kstack"].split(",")[0], 16) if k and k["kstack"] else 0 for k in ks]
+print("kprobe stacks: %d hits, first frames %s, do_sys_openat2 at %s" % (len(ks), [hex(f) for f in firsts[:3]], [hex(f) for f in fn]))
+if len(ks) < 3 or not fn or any(not (fn[0] <= f < fn[0] + 16) for f in firsts):
+    bad("kprobe stacks do not start in do_sys_openat2")
+if any(len(k["kstack"].split(",")) < 3 for k in ks if k):
+    bad("kprobe stacks too short: %s" % ks[:2])
+pf = load("pfilter")
+pids_hit = sorted(set(e["pid"] for e in pf if e["type"] == "probe"))
+print("-p %s: hits from %s" % (pids["kept"], pids_hit))
+if pids_hit != [int(pids["kept"])]:
+    bad("-p: probe hits from %s, want only %s" % (pids_hit, pids["kept"]))
 
 relay = load("relay")
 n = sum(1 for e in relay if e["type"] == "probe")
