@@ -31,6 +31,16 @@ expect 2 'two spans named req' record -o "$T/span.ktp" --span req=b,a --probe a=
 expect 2 "--span 'req': want NAME=BEGIN,END" record -o "$T/span.ktp" --span req
 expect 2 'not a twice' record -o "$T/span.ktp" --probe a=k:vfs_read --span r=a,a
 [ ! -e "$T/span.ktp" ] || fail "record left a capture after refusing --span"
+# A USDT probe is resolved from the file before the module is asked:
+# probed has ktp:req_begin and ktp:req_end (tests/workloads/probed.c).
+P=$TOP/build/workloads/probed
+expect 2 "has no USDT probe ktp:nothing" record -o "$T/usdt.ktp" --probe "usdt:$P:ktp:nothing"
+expect 2 "USDT ktp:req_end has 2 arguments: no arg3" record -o "$T/usdt.ktp" \
+	--probe "usdt:$P:ktp:req_end x=arg3"
+expect 2 "not a 64-bit ELF file" record -o "$T/usdt.ktp" --probe "usdt:$0:ktp:req_begin"
+expect 2 "a uprobe has a user stack only" record -o "$T/usdt.ktp" \
+	--probe "usdt:$P:ktp:req_begin stack=k"
+[ ! -e "$T/usdt.ktp" ] || fail "record left a capture after refusing a USDT probe"
 expect 2 '--method is iqr or mad' report --method median /tmp
 expect 2 '--threshold wants RULE=VALUE' report --threshold runqueue /tmp
 expect 2 '--threshold wants RULE=VALUE' report --threshold bogus=3 /tmp
