@@ -10,6 +10,7 @@
 #include "report/diff.h"
 #include "report/flame.h"
 #include "report/render.h"
+#include "report/stack-text.h"
 #include "symbols/symbolizer.h"
 #include "util/array.h"
 #include "util/hash.h"
@@ -371,22 +372,6 @@ static const char *func_name(const struct analyze_offcpu *a, const struct offcpu
 	return str_intern_get(&a->funcs, row->func);
 }
 
-/* Frame @i of stack @stack, as text: kernel by address, user in process @pid. */
-static const char *stack_frame(const struct report *r, uint32_t stack, uint32_t pid,
-			       unsigned int i, char *buf, size_t len)
-{
-	const struct stack_entry *e = stack_table_get(&r->model->stacks, stack);
-	uint64_t ip = stack_table_frames(&r->model->stacks, stack)[i];
-	struct frame f;
-
-	if (!r->model->sym) {
-		snprintf(buf, len, "0x%" PRIx64, ip);
-		return buf;
-	}
-	symbolizer_frame(r->model->sym, pid, ip, i < e->nr_kernel, &f);
-	return frame_str(&f, 0, buf, len);
-}
-
 /* The process whose address space thread @t's user frames are in. */
 static uint32_t pid_of(const struct report *r, uint32_t t)
 {
@@ -396,7 +381,7 @@ static uint32_t pid_of(const struct report *r, uint32_t t)
 static const char *frame_name(const struct report *r, const struct offcpu_row *row,
 			      unsigned int i, char *buf, size_t len)
 {
-	return stack_frame(r, row->stack, pid_of(r, row->t), i, buf, len);
+	return stack_text_frame(r, row->stack, pid_of(r, row->t), i, buf, len);
 }
 
 /* The pid whose address space a waker's user frames are in (0: none). */
@@ -406,25 +391,6 @@ static uint32_t waker_pid(const struct report *r, uint32_t waker)
 
 	return w.kind == SCHED_WAKER_THREAD && w.id < r->model->sched.nr_threads ?
 	       pid_of(r, w.id) : 0;
-}
-
-static void text_frames(FILE *out, const struct report *r, uint32_t stack, uint32_t pid,
-			const char *indent)
-{
-	const struct stack_entry *e;
-	char buf[512];
-	uint32_t j;
-
-	if (stack == STACK_NONE) {
-		fprintf(out, "%s[no stack]\n", indent);
-		return;
-	}
-	e = stack_table_get(&r->model->stacks, stack);
-	for (j = 0; j < (uint32_t)e->nr_kernel + e->nr_user; j++)
-		fprintf(out, "%s%s\n", indent, text_esc(stack_frame(r, stack, pid, j, buf,
-								     sizeof(buf))));
-	if (e->truncated)
-		fprintf(out, "%s[cut at the frame limit]\n", indent);
 }
 
 /* --- Text --- */
@@ -462,7 +428,7 @@ static void text_stacks(FILE *out, const struct report *r)
 			report_thread_label(r, row->t, who, sizeof(who)), state_name(row->state),
 			render_ns(row->ns, ns, sizeof(ns)), row->count,
 			text_esc(func_name(a, row)));
-		text_frames(out, r, row->stack, pid_of(r, row->t), "      ");
+		stack_text_write(out, r, row->stack, pid_of(r, row->t), "      ");
 	}
 }
 
@@ -480,9 +446,9 @@ static void text_wakes(FILE *out, const struct report *r)
 			report_thread_label(r, w->t, who, sizeof(who)),
 			render_ns(w->ns, ns, sizeof(ns)), w->count,
 			text_esc(analyze_wakers_name(r, w->waker, waker, sizeof(waker))));
-		text_frames(out, r, w->stack, pid_of(r, w->t), "      ");
+		stack_text_write(out, r, w->stack, pid_of(r, w->t), "      ");
 		fputs("      -- woken from --\n", out);
-		text_frames(out, r, w->wstack, waker_pid(r, w->waker), "      ");
+		stack_text_write(out, r, w->wstack, waker_pid(r, w->waker), "      ");
 	}
 }
 
@@ -548,7 +514,7 @@ static int flame_row(struct flame *t, struct str_intern *names, const struct rep
 		return -ENOMEM;
 	frames[n++] = str_intern_get(names, id);
 	for (j = e->nr_kernel + e->nr_user - 1; j >= 0; j--) {
-		if (str_intern(names, stack_frame(r, row->stack, pid_of(r, row->t), j, buf,
+		if (str_intern(names, stack_text_frame(r, row->stack, pid_of(r, row->t), j, buf,
 						  sizeof(buf)), &id, NULL))
 			return -ENOMEM;
 		frames[n++] = str_intern_get(names, id);
@@ -671,32 +637,11 @@ static json_object *get_row(const struct json_field *f, struct json_ctx *c)
 	return json_doc_u64(f->off ? row->count : row->ns);
 }
 
-/* Frames of @stack (kernel, or user with f->off & 1) in process @pid. */
-static json_object *frames_of(struct json_ctx *c, const struct json_field *f, uint32_t stack,
-			      uint32_t pid)
-{
-	const struct report *r = render_report(c);
-	json_object *arr = json_object_new_array();
-	const struct stack_entry *e;
-	unsigned int j, from, to;
-	char buf[512];
-
-	if (stack == STACK_NONE)
-		return arr;
-	e = stack_table_get(&r->model->stacks, stack);
-	from = f->off & 1 ? e->nr_kernel : 0;
-	to = f->off & 1 ? e->nr_kernel + e->nr_user : e->nr_kernel;
-	for (j = from; j < to; j++)
-		json_build_push(c->b, arr, json_doc_str(stack_frame(r, stack, pid, j, buf,
-								    sizeof(buf))));
-	return arr;
-}
-
 static json_object *get_frames(const struct json_field *f, struct json_ctx *c)
 {
 	const struct offcpu_row *row = row_of(c);
 
-	return frames_of(c, f, row->stack, pid_of(render_report(c), row->t));
+	return stack_text_json(c, f->off & 1, row->stack, pid_of(render_report(c), row->t));
 }
 
 static const struct offcpu_wake *wake_of(const struct json_ctx *c)
@@ -711,8 +656,8 @@ static json_object *get_wake_frames(const struct json_field *f, struct json_ctx 
 	const struct report *r = render_report(c);
 
 	if (f->off & 2)
-		return frames_of(c, f, w->wstack, waker_pid(r, w->waker));
-	return frames_of(c, f, w->stack, pid_of(r, w->t));
+		return stack_text_json(c, f->off & 1, w->wstack, waker_pid(r, w->waker));
+	return stack_text_json(c, f->off & 1, w->stack, pid_of(r, w->t));
 }
 
 static json_object *get_wake(const struct json_field *f, struct json_ctx *c)
