@@ -210,7 +210,7 @@ static u32 ktp_dyn_fetch(const struct ktp_dyn_probe *dp, struct pt_regs *regs,
 	h->id = dp->spec.id;
 	h->nargs = dp->spec.nargs;
 	h->strings = dp->strings;
-	if (dp->spec.flags) {
+	if (dp->spec.flags & KTP_PROBE_STACKS) {
 		*flags |= KTP_PROBE_HIT_STACK;
 		size += sizeof(u32);
 	}
@@ -261,7 +261,7 @@ static void ktp_dyn_hit(struct ktp_dyn_probe *dp, struct pt_regs *regs,
 	this_cpu_inc(*dp->hits);
 	size = ktp_dyn_fetch(dp, regs, sc->rec, &flags);
 	/* Before the reservation: a new stack's own record goes first. */
-	if (dp->spec.flags)
+	if (dp->spec.flags & KTP_PROBE_STACKS)
 		*(u32 *)(sc->rec + sizeof(struct ktp_probe_hit) +
 			 8 * dp->spec.nargs) =
 			ktp_stack_probe(regs, dp->spec.flags);
@@ -330,7 +330,7 @@ static int ktp_dyn_check_spec(const struct ktp_probe_spec *s, char *err,
 
 	if (s->kind < KTP_PROBE_KPROBE || s->kind > KTP_PROBE_URETPROBE ||
 	    s->nargs > KTP_PROBE_MAX_ARGS || s->id >= KTP_MAX_PROBES ||
-	    s->flags & ~(KTP_PROBE_STACK_KERNEL | KTP_PROBE_STACK_USER) ||
+	    s->flags & ~(KTP_PROBE_STACKS | KTP_PROBE_AT_ENTRY) ||
 	    (s->ref_ctr_offset && ktp_dyn_is_kernel(s)) ||
 	    !memchr(s->target, 0, sizeof(s->target)) || !s->target[0]) {
 		snprintf(err, errlen, "malformed probe");
@@ -663,6 +663,6 @@ u32 ktp_dyn_stack_kinds(const struct ktp_dyn_set *set)
 	u32 kinds = 0;
 
 	for (i = 0; !IS_ERR_OR_NULL(set) && i < set->n; i++)
-		kinds |= set->probes[i].spec.flags;
+		kinds |= set->probes[i].spec.flags & KTP_PROBE_STACKS;
 	return kinds;
 }

@@ -315,6 +315,37 @@ static unsigned int ktp_stack_regs(struct ktp_stacks_cpu *sc,
 }
 
 /*
+ * A probe's user stack: at a function's entry (KTP_PROBE_AT_ENTRY) its
+ * caller's return address is the word at the stack pointer, and the frame
+ * pointer still the caller's: the walk goes on from there.
+ */
+static unsigned int ktp_stack_probe_user(struct pt_regs *regs, u32 kinds,
+					 u64 *ips, bool *truncated)
+{
+	struct pt_regs caller;
+	unsigned long ret;
+	unsigned int n;
+
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return 0;
+	regs = user_mode(regs) ? regs : task_pt_regs(current);
+	if (!(kinds & KTP_PROBE_AT_ENTRY) || !user_mode(regs) ||
+	    copy_from_user_nofault(&ret, (void __user *)regs->sp, sizeof(ret)) ||
+	    !ret || ret >= TASK_SIZE_MAX)
+		return ktp_user_stack(regs, ips, truncated);
+	caller = *regs;
+	caller.ip = ret;
+	ips[0] = regs->ip;
+	n = 1 + ktp_user_stack(&caller, ips + 1, truncated);
+	/* The one frame more stays within a stack's KTP_MAX_FRAMES. */
+	if (n > KTP_MAX_FRAMES) {
+		n = KTP_MAX_FRAMES;
+		*truncated = true;
+	}
+	return n;
+}
+
+/*
  * The id of the stacks @kinds (KTP_PROBE_STACK_*) a probe's hit takes:
  * the kernel's from @regs of a kprobe, the task's user stack (a uprobe's
  * regs are the user's). Any context, NMI included; 0 as ktp_stack_here().
@@ -337,7 +368,7 @@ u32 ktp_stack_probe(struct pt_regs *regs, u32 kinds)
 		nk = ktp_stack_regs(sc, regs, &ktrunc);
 	/* As at a waking: a task's own user stack, not an interrupted one's. */
 	if ((kinds & KTP_PROBE_STACK_USER) && in_task()) {
-		nu = ktp_stack_user(sc->ips + nk, &utrunc);
+		nu = ktp_stack_probe_user(regs, kinds, sc->ips + nk, &utrunc);
 		ktp_stack_maps(sc->ips + nk, nu);
 	}
 	if (nk || nu)

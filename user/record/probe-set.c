@@ -220,6 +220,9 @@ int probe_set_add(struct probe_set *s, const char *text, struct error *err)
 		ret = resolve_usdt(s, p, &nk, err);
 	} else if (probe_spec_is_user(p)) {
 		ret = resolve_user(p, k, err);
+		/* A function's own first instruction: its caller is at the stack pointer. */
+		if (p->kind == KTP_PROBE_UPROBE && p->symbol[0] && !p->offset)
+			k->flags |= KTP_PROBE_AT_ENTRY;
 	} else {
 		strcpy(k->target, p->symbol);
 		k->offset = p->offset;

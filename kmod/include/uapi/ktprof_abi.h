@@ -617,12 +617,19 @@ struct ktp_probe_arg {
 /* struct ktp_probe_spec @flags: the stacks each hit takes (minor 7). */
 #define KTP_PROBE_STACK_KERNEL	0x01
 #define KTP_PROBE_STACK_USER	0x02
+#define KTP_PROBE_STACKS	(KTP_PROBE_STACK_KERNEL | KTP_PROBE_STACK_USER)
+/*
+ * A uprobe at a function's first instruction: its frame is not made yet,
+ * so its caller's return address is at the stack pointer, not above the
+ * frame pointer (a user stack takes it from there).
+ */
+#define KTP_PROBE_AT_ENTRY	0x04
 
 struct ktp_probe_spec {
 	__u8 kind;		/* enum ktp_probe_kind */
 	__u8 nargs;
 	__u16 id;		/* the probe's, in its hits; < KTP_MAX_PROBES */
-	__u32 flags;		/* KTP_PROBE_STACK_* */
+	__u32 flags;		/* KTP_PROBE_STACK_*, KTP_PROBE_AT_ENTRY */
 	__u64 offset;
 	__u64 ref_ctr_offset;	/* uprobes: a USDT semaphore's file offset, or 0 */
 	struct ktp_probe_arg args[KTP_PROBE_MAX_ARGS];
