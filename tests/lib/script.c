@@ -381,7 +381,7 @@ static int put_scx(struct script *s, const struct line *l, struct stream_writer 
 	return 0;
 }
 
-/* "probe id= pid= args=V,... [ret]" and "mark pid= text= [begin|end]". */
+/* "probe id= pid= args=V,... [stack=N] [ret]" and "mark pid= text= [begin|end]". */
 static int put_probe(struct script *s, const struct line *l, struct stream_writer *w,
 		     uint64_t ts, const char *rec)
 {
@@ -409,9 +409,9 @@ static int put_probe(struct script *s, const struct line *l, struct stream_write
 	}
 	{
 		struct ktp_probe_hit h = { 0 };
-		uint64_t args[KTP_PROBE_MAX_ARGS];
+		uint64_t args[KTP_PROBE_MAX_ARGS], stack = 0;
 		char strs[512];
-		size_t slen = 0;
+		size_t slen = 0, extra;
 
 		if (num(s, l, "id", 0, 1, &a) || num(s, l, "pid", 0, 1, &b))
 			return -1;
@@ -436,15 +436,22 @@ static int put_probe(struct script *s, const struct line *l, struct stream_write
 			h.nargs++;
 			v = end ? end + 1 : v + n;
 		}
-		size = sizeof(h) + 8 * h.nargs;
+		/* A stack id after the arguments, before the strings. */
+		extra = value(l, 3, "stack") ? 4 : 0;
+		if (extra && num(s, l, "stack", 0, 1, &stack))
+			return -1;
+		size = sizeof(h) + 8 * h.nargs + extra;
 		for (n = 0; n < h.nargs; n++)
 			if (h.strings & 1u << n)
 				args[n] += size;
 		memcpy(buf, &h, sizeof(h));
 		memcpy(buf + sizeof(h), args, 8 * h.nargs);
+		if (extra)
+			memcpy(buf + sizeof(h) + 8 * h.nargs, &(uint32_t){ (uint32_t)stack }, 4);
 		memcpy(buf + size, strs, slen);
 		stream_writer_record(w, buf, KTP_REC_PROBE,
-				     flag(l, 3, "ret") ? KTP_PROBE_HIT_RETURN : 0,
+				     (flag(l, 3, "ret") ? KTP_PROBE_HIT_RETURN : 0) |
+				     (extra ? KTP_PROBE_HIT_STACK : 0),
 				     (size + slen + 3) & ~3u, ts);
 	}
 	return 0;

@@ -377,6 +377,11 @@ int model_user_stacks(const struct model *m)
 {
 	const char *s = m->have_meta ? m->meta.stacks : "";
 	size_t n = strlen("user");
+	unsigned int i;
+
+	for (i = 0; i < m->probes.n; i++)
+		if (m->probes.probes[i].stacks & KTP_PROBE_STACK_USER)
+			return 1;
 
 	for (; (s = strstr(s, "user")) != NULL; s += n)
 		if ((s == m->meta.stacks || s[-1] == ',') && (!s[n] || s[n] == ','))

@@ -159,7 +159,7 @@ static inline int model_sampled(const struct model *m)
 	return m->have_meta && m->meta.samples[0] && strcmp(m->meta.samples, "none");
 }
 
-/* Whether it took user stacks at switches and wakings (-S ...,user). */
+/* Whether it took user stacks at switches and wakings (-S ...,user) or probe hits. */
 int model_user_stacks(const struct model *m);
 
 /* Whether @ts is in the window [from, to). */

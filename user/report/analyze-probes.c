@@ -9,6 +9,7 @@
 #include "report/analyze-probes.h"
 #include "report/diff.h"
 #include "report/render.h"
+#include "report/stack-text.h"
 #include "util/array.h"
 #include "util/text.h"
 
@@ -31,6 +32,19 @@ static uint64_t hits_key(const struct analyze_probes *a, uint32_t pid)
 	return t < SCHED_NONE ? t : PROBES_NO_THREAD | pid;
 }
 
+/* A thread key's thread id, and its process's. */
+static uint32_t key_pid(const struct analyze_probes *a, uint64_t key)
+{
+	return key & PROBES_NO_THREAD ? (uint32_t)key :
+	       sched_thread(&a->r->model->sched, (uint32_t)key)->pid;
+}
+
+static uint32_t key_tgid(const struct analyze_probes *a, uint64_t key)
+{
+	return key & PROBES_NO_THREAD ? (uint32_t)key :
+	       sched_thread(&a->r->model->sched, (uint32_t)key)->tgid;
+}
+
 static int on_probe(struct analyze_probes *a, const struct event *ev)
 {
 	struct ktp_probe_hit h;
@@ -49,6 +63,13 @@ static int on_probe(struct analyze_probes *a, const struct event *ev)
 	p = &a->probes[h.id];
 	p->hits++;
 	ret = count_key(&p->by_thread, hits_key(a, h.pid), 1);
+	if (!ret && (ev->flags & KTP_PROBE_HIT_STACK)) {
+		const struct stack_table *st = &a->r->model->stacks;
+
+		ret = probe_stacks_add(&p->stacks, st,
+				       stack_table_find(st, ev->cpu, record_stack_id(ev)),
+				       key_tgid(a, hits_key(a, h.pid)));
+	}
 	for (i = 0; !ret && i < p->spec->nargs; i++) {
 		/* A record short of an argument the list names: not a value. */
 		if (record_probe_arg(ev, i, &v, &s, &len))
@@ -146,6 +167,7 @@ static int probes_init(void *state, struct report *r)
 	for (i = 0; i < a->table.n; i++) {
 		a->probes[i].spec = &a->table.probes[i];
 		u64_map_init(&a->probes[i].by_thread);
+		probe_stacks_init(&a->probes[i].stacks);
 		for (k = 0; k < a->table.probes[i].nargs; k++)
 			probe_values_init(&a->probes[i].args[k], &a->table.probes[i].args[k]);
 	}
@@ -160,6 +182,7 @@ static void probes_fini(void *state)
 
 	for (i = 0; a->probes && i < a->table.n; i++) {
 		u64_map_fini(&a->probes[i].by_thread);
+		probe_stacks_fini(&a->probes[i].stacks);
 		for (k = 0; k < a->probes[i].spec->nargs; k++)
 			probe_values_fini(&a->probes[i].args[k]);
 	}
@@ -174,19 +197,6 @@ static void probes_fini(void *state)
 }
 
 /* --- After the pass --- */
-
-/* A thread key's thread id, and its process's. */
-static uint32_t key_pid(const struct analyze_probes *a, uint64_t key)
-{
-	return key & PROBES_NO_THREAD ? (uint32_t)key :
-	       sched_thread(&a->r->model->sched, (uint32_t)key)->pid;
-}
-
-static uint32_t key_tgid(const struct analyze_probes *a, uint64_t key)
-{
-	return key & PROBES_NO_THREAD ? (uint32_t)key :
-	       sched_thread(&a->r->model->sched, (uint32_t)key)->tgid;
-}
 
 /* A thread key's name; a process's (its leader's, else its first thread's). */
 static const char *key_comm(const struct analyze_probes *a, uint64_t key)
@@ -281,6 +291,8 @@ static int probes_derive(void *state, struct report *r)
 		struct probes_probe *p = &a->probes[i];
 
 		ret = hits_derive(a, p);
+		if (!ret)
+			ret = probe_stacks_derive(&p->stacks);
 		for (k = 0; !ret && k < p->spec->nargs; k++)
 			ret = probe_values_derive(&p->args[k]);
 	}
@@ -342,6 +354,29 @@ static void hits_text(FILE *out, const struct analyze_probes *a, const char *wha
 	fputc('\n', out);
 }
 
+/* A probe's most frequent stacks, each with its hits and frames. */
+static void stacks_text(FILE *out, const struct analyze_probes *a, const struct probe_stacks *s)
+{
+	unsigned int i;
+
+	if (!s->with)
+		return;
+	fprintf(out, "    stacks: %" PRIu64 " hits took one", s->with);
+	if (s->lost)
+		fprintf(out, " (%" PRIu64 " whose STACK record was lost)", s->lost);
+	fputc('\n', out);
+	for (i = 0; i < s->ntop; i++) {
+		fprintf(out, "      %" PRIu64 " hits", s->top[i].count);
+		if (s->top[i].tgid)
+			fprintf(out, " in %" PRIu32 " (%s)", s->top[i].tgid,
+				text_esc(tgid_comm(a, s->top[i].tgid)));
+		fprintf(out, ":\n");
+		stack_text_write(out, a->r, s->top[i].stack, s->top[i].tgid, "        ");
+	}
+	if (s->other)
+		fprintf(out, "      %" PRIu64 " hits of other stacks\n", s->other);
+}
+
 static void probe_text(FILE *out, const struct analyze_probes *a, const struct probes_probe *p)
 {
 	char spec[2048];
@@ -357,6 +392,7 @@ static void probe_text(FILE *out, const struct analyze_probes *a, const struct p
 	hits_text(out, a, "thread", p->threads, p->nthreads, p->other_threads, 1);
 	for (i = 0; i < p->spec->nargs; i++)
 		arg_text(out, &p->args[i]);
+	stacks_text(out, a, &p->stacks);
 }
 
 
@@ -683,6 +719,36 @@ static int next_arg(struct json_ctx *c, size_t *pos)
 	return 1;
 }
 
+static json_object *get_stack(const struct json_field *f, struct json_ctx *c)
+{
+	const struct probe_stack *s = c->item;
+
+	if (!strcmp(f->name, "count"))
+		return json_doc_u64(s->count);
+	if (!strcmp(f->name, "tgid"))
+		return s->tgid ? json_doc_u64(s->tgid) : NULL;
+	return stack_text_json(c, f->off, s->stack, s->tgid);
+}
+
+static int next_stack(struct json_ctx *c, size_t *pos)
+{
+	const struct probes_probe *p = parent(c, *pos);
+
+	if (*pos >= p->stacks.ntop)
+		return 0;
+	c->item = &p->stacks.top[(*pos)++];
+	return 1;
+}
+
+static const struct json_field stack_fields[] = {
+	{ .name = "count", .type = JSON_INT, .get = get_stack, .description = "hits" },
+	{ .name = "tgid", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_stack,
+	  .description = "the process whose user frames they are (none: a kernel stack)" },
+	{ .name = "kframes", .type = JSON_STRS, .get = get_stack, .description = "leaf first" },
+	{ .name = "uframes", .type = JSON_STRS, .off = 1, .get = get_stack },
+	JSON_END
+};
+
 static const struct json_field probe_fields[] = {
 	{ .name = "name", .type = JSON_STR, .get = get_probe },
 	{ .name = "kind", .type = JSON_STR, .get = get_probe,
@@ -702,6 +768,17 @@ static const struct json_field probe_fields[] = {
 	  .off = offsetof(struct probes_probe, other_threads),
 	  .description = "the hits of the threads not listed" },
 	{ .name = "args", .type = JSON_ARR, .sub = arg_fields, .next = next_arg },
+	{ .name = "stack_hits", .type = JSON_INT,
+	  .off = offsetof(struct probes_probe, stacks.with),
+	  .description = "hits that took a stack (record --probe ... stack)" },
+	{ .name = "stack_lost", .type = JSON_INT,
+	  .off = offsetof(struct probes_probe, stacks.lost),
+	  .description = "of them, those whose STACK record the capture lacks" },
+	{ .name = "stacks", .type = JSON_ARR, .sub = stack_fields, .next = next_stack,
+	  .description = "the most frequent stacks, most hits first" },
+	{ .name = "other_stack_hits", .type = JSON_INT,
+	  .off = offsetof(struct probes_probe, stacks.other),
+	  .description = "the hits of the stacks not listed" },
 	JSON_END
 };
 

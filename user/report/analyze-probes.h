@@ -3,7 +3,7 @@
  * record --probe's probes and the markers (report --probes): per probe its
  * hits in the window, by process and by thread, and each argument's values
  * (numbers: count, min, percentiles, max; every type: the most frequent
- * values); markers by writer; spans (report/spans.h) of begin and end
+ * values) and the most frequent stacks of a probe that takes them; markers by writer; spans (report/spans.h) of begin and end
  * markers, and of each probe pair (record --span): their count, durations
  * (by process and thread too) and their threads' time in each state, by
  * name.
@@ -13,6 +13,7 @@
 
 #include "decode/probe-spec.h"
 #include "decode/span-spec.h"
+#include "report/probe-stacks.h"
 #include "report/probe-values.h"
 #include "report/report.h"
 #include "report/spans.h"
@@ -34,6 +35,7 @@ struct probes_probe {
 	unsigned int nthreads;
 	uint64_t other_threads;
 	struct probe_values args[KTP_PROBE_MAX_ARGS];
+	struct probe_stacks stacks;	/* with record --probe ... stack */
 };
 
 struct analyze_probes {
