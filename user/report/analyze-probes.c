@@ -480,6 +480,44 @@ static void args_html(FILE *f, const struct probes_probe *p)
 	}
 }
 
+/* A probe's most frequent stacks: a row each, its frames a line each. */
+static void stacks_html(FILE *f, const struct analyze_probes *a, const struct probes_probe *p)
+{
+	const struct probe_stacks *s = &p->stacks;
+	char buf[512];
+	unsigned int i, j;
+
+	for (i = 0; i < s->ntop; i++) {
+		const struct stack_entry *e = stack_table_get(&a->r->model->stacks, s->top[i].stack);
+
+		fputs("<tr><td class=l>", f);
+		html_esc(f, p->spec->name);
+		fprintf(f, "</td><td>%" PRIu64 "</td><td class=l>", s->top[i].count);
+		for (j = 0; j < (unsigned int)e->nr_kernel + e->nr_user; j++) {
+			fputs(j ? "<br>" : "", f);
+			html_esc(f, stack_text_frame(a->r, s->top[i].stack, s->top[i].tgid, j, buf,
+						     sizeof(buf)));
+		}
+		fputs("</td></tr>\n", f);
+	}
+}
+
+/* The probes' stacks, if any took one. */
+static void stacks_table_html(FILE *f, const struct analyze_probes *a)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->table.n; i++)
+		n += a->probes[i].stacks.ntop;
+	if (!n)
+		return;
+	fputs("<table><tr><th class=l>probe</th><th>hits</th>"
+	      "<th class=l>stack (leaf first)</th></tr>\n", f);
+	for (i = 0; i < a->table.n; i++)
+		stacks_html(f, a, &a->probes[i]);
+	fputs("</table>\n", f);
+}
+
 static void probes_html(FILE *f, const struct report *r, const struct report_view *v)
 {
 	const struct analyze_probes *a = analyze_probes(r);
@@ -517,6 +555,7 @@ static void probes_html(FILE *f, const struct report *r, const struct report_vie
 		for (i = 0; i < a->table.n; i++)
 			args_html(f, &a->probes[i]);
 		fputs("</table>\n", f);
+		stacks_table_html(f, a);
 	}
 	if (a->unknown)
 		fprintf(f, "<p>%" PRIu64 " hits of probes the capture's list does not name</p>\n",
