@@ -218,6 +218,10 @@ UNIT_TEST(fields)
 	CHECK_STR(probe_kind_name(KTP_PROBE_URETPROBE), "uretprobe");
 	CHECK_STR(probe_kind_name(0), "probe");
 	CHECK_STR(probe_kind_name(99), "probe");
+	CHECK_EQ(probe_spec_parse("usdt:/bin/x:p:n", &p, &err), 0);
+	CHECK_STR(probe_spec_kind(&p), "usdt");
+	CHECK_EQ(probe_spec_parse("u:/bin/x:f", &p, &err), 0);
+	CHECK_STR(probe_spec_kind(&p), "uprobe");
 }
 
 /*

@@ -275,7 +275,7 @@ static void print_probes(const struct model *m, const struct probe_counts *c)
 		int found = probe_stats_get(stats, i, &hits, &missed);
 
 		printf("  probe %s %s %" PRIu64, text_esc(t.probes[i].name),
-		       probe_kind_name(t.probes[i].kind), c->records[i]);
+		       probe_spec_kind(&t.probes[i]), c->records[i]);
 		if (found)
 			printf(" %" PRIu64 " %" PRIu64, hits, missed);
 		else

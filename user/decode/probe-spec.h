@@ -97,6 +97,12 @@ static inline int64_t probe_arg_signed(const struct probe_arg *a, uint64_t v)
 /* "kprobe", "kretprobe", "uprobe", "uretprobe". */
 const char *probe_kind_name(enum ktp_probe_kind kind);
 
+/* @p's kind as the tools show it: probe_kind_name(), "usdt" for a USDT probe. */
+static inline const char *probe_spec_kind(const struct probe_spec *p)
+{
+	return p->usdt ? "usdt" : probe_kind_name(p->kind);
+}
+
 /* A capture's probes, by id (their index), from its meta text. */
 struct probe_table {
 	unsigned int n;

@@ -383,7 +383,7 @@ static void probe_text(FILE *out, const struct analyze_probes *a, const struct p
 	unsigned int i;
 
 	fprintf(out, "  %s: %s, %" PRIu64 " hits", text_esc(p->spec->name),
-		probe_kind_name(p->spec->kind), p->hits);
+		probe_spec_kind(p->spec), p->hits);
 	if (p->have_module)
 		fprintf(out, " (the module counted %" PRIu64 " in the session, %" PRIu64 " missed)",
 			p->module_hits, p->module_misses);
@@ -539,7 +539,7 @@ static void probes_html(FILE *f, const struct report *r, const struct report_vie
 			fputs("<tr><td class=l>", f);
 			html_esc(f, p->spec->name);
 			fprintf(f, "</td><td class=l>%s</td><td>%" PRIu64 "</td>",
-				probe_kind_name(p->spec->kind), p->hits);
+				probe_spec_kind(p->spec), p->hits);
 			if (p->have_module)
 				fprintf(f, "<td>%" PRIu64 "</td><td>%" PRIu64 "</td>",
 					p->module_hits, p->module_misses);
@@ -590,7 +590,7 @@ static json_object *get_probe(const struct json_field *f, struct json_ctx *c)
 	if (!strcmp(f->name, "name"))
 		return json_doc_str(p->spec->name);
 	if (!strcmp(f->name, "kind"))
-		return json_doc_str(probe_kind_name(p->spec->kind));
+		return json_doc_str(probe_spec_kind(p->spec));
 	if (!strcmp(f->name, "spec"))
 		return json_doc_str(probe_spec_format(p->spec, buf, sizeof(buf)));
 	if (!strcmp(f->name, "hits"))
@@ -791,7 +791,7 @@ static const struct json_field stack_fields[] = {
 static const struct json_field probe_fields[] = {
 	{ .name = "name", .type = JSON_STR, .get = get_probe },
 	{ .name = "kind", .type = JSON_STR, .get = get_probe,
-	  .description = "kprobe, kretprobe, uprobe or uretprobe" },
+	  .description = "kprobe, kretprobe, uprobe, uretprobe or usdt" },
 	{ .name = "spec", .type = JSON_STR, .get = get_probe },
 	{ .name = "hits", .type = JSON_INT, .get = get_probe, .description = "in the window" },
 	{ .name = "module_hits", .type = JSON_INT, .flags = JSON_OPTIONAL, .get = get_probe,
