@@ -30,9 +30,16 @@
 #             bisections: what the recorder keeps up with, its CPU time
 #             and memory.
 #
-# usage: guest.sh overhead|flood|ceiling|scx|groups OUTDIR
+#   probes    (1 vCPU) the cost of a kprobe hit and of a uprobe hit with
+#             one argument: ftrace's kprobe_events/uprobe_events, perf
+#             probe with perf record, and ktprof record --probe on the
+#             same functions, interleaved rounds (tests/workloads/probe-hits)
+#
+# usage: guest.sh overhead|flood|ceiling|scx|groups|probes OUTDIR
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N, LTTNG_KO,
-#        CEILING_START, CEILING_SECS, CEILING_STEPS)
+#        CEILING_START, CEILING_SECS, CEILING_STEPS, PROBE_OPS;
+#        BENCH_TRACERS, PROBE_TRACERS: some of the overhead rounds' or
+#        the probes rounds' tracers)
 . "$(dirname "$0")/../vm/lib.sh"
 . "$(dirname "$0")/lib.sh"
 mode=$1
@@ -41,6 +48,7 @@ ROUNDS=${ROUNDS:-5}
 HANDOFFS=${HANDOFFS:-50000}
 FLOOD_LOOPS=${FLOOD_LOOPS:-50000}
 SELFTEST_N=${SELFTEST_N:-400000}
+PROBE_OPS=${PROBE_OPS:-100000}
 tmp=${TMPDIR:-/tmp}	# perf cannot mmap its output on 9p
 TP=/sys/kernel/tracing
 # ktprof's "sched" group, tracepoint for tracepoint.
@@ -415,11 +423,182 @@ groups() {
 	unload_module
 }
 
+# Dynamic probes: the cost of a probe hit with one u64 argument (the
+# function's first, %di on x86-64), the same function probed by each
+# tracer: a kprobe on __x64_sys_getppid (probe-hits -m getppid: a getppid
+# system call per op) and a uprobe on ktp_probe_hit (probe-hits -m call: a
+# call per op) of tests/workloads/probe-hits, SCHED_FIFO on 1 vCPU so that
+# no reader runs during the loop and every tracer buffers the whole run (as
+# in the overhead rounds). Tracers: none; ftrace (a kprobe_events or
+# uprobe_events event into tracefs, 16 MiB per CPU); perf (the same kind
+# of event made by perf probe, perf record -a of it, 64 MiB); ktprof
+# (ktprof record --probe at -e sched -S none, 16 MiB per CPU). Each
+# tracer's probe exists only for its round: kprobes at one address share
+# an aggregate whose handler walks them all, disabled ones too (a
+# disabled kprobe_events event keeps its kprobe registered). Prints
+# "probes KIND TRACER OPS NS_PER_OP HITS BYTES", HITS what the tracer
+# recorded (ftrace: entries + overrun; perf: its samples; ktprof: its
+# records of the probe), BYTES ftrace's buffer bytes, perf.data's size,
+# ktprof's buffer bytes (before compression); and "probes-site TRACER
+# LINE": where each tracer's kprobe sat, and how
+# (/sys/kernel/debug/kprobes/list).
+PROBE_BIN=
+PROBE_OFF=	# ktp_probe_hit's file offset, for uprobe_events
+probe_wl() {	# KIND
+	case "$1" in
+	kprobe) WL=("$PROBE_BIN" -m getppid -n "$PROBE_OPS") ;;
+	uprobe) WL=("$PROBE_BIN" -m call -n "$PROBE_OPS") ;;
+	esac
+}
+
+run_probe_wl() {
+	"${WL[@]}" 2>/dev/null | awk '/ns\/op/ { print $1 }'
+}
+
+run_probe_none() {	# KIND
+	echo "$(run_probe_wl) 0 0"
+}
+
+# The probes by kind: the function (kprobe) or FILE:OFFSET (uprobe), as
+# kprobe_events, uprobe_events and perf probe take them.
+ftrace_probe() {	# KIND add|del
+	local f=$TP/$1_events
+	if [ "$2" = del ]; then
+		echo "-:ktpbench/ftrace_$1" >>"$f" || fail "$f: cannot remove ftrace_$1"
+	elif [ "$1" = kprobe ]; then
+		echo "p:ktpbench/ftrace_kprobe __x64_sys_getppid a=%di:u64" >>"$f" ||
+			fail "kprobe_events refused the probe"
+	else
+		echo "p:ktpbench/ftrace_uprobe $PROBE_BIN:$PROBE_OFF a=%di:u64" >>"$f" ||
+			fail "uprobe_events refused the probe"
+	fi
+}
+
+perf_probe() {	# KIND add|del
+	local args=(-a "ktpperf:perf_kprobe=__x64_sys_getppid a=%di:u64")
+	[ "$1" = kprobe ] || args=(-x "$PROBE_BIN" -a "ktpperf:perf_uprobe=ktp_probe_hit a=%di:u64")
+	[ "$2" = add ] || args=(-d "ktpperf:perf_$1")
+	perf probe -q "${args[@]}" >"$out/perf-probe.out" 2>&1 ||
+		fail "perf probe ${args[*]}: $(cat "$out/perf-probe.out")"
+}
+
+run_probe_ftrace() {	# KIND
+	local t n ev=$TP/events/ktpbench/ftrace_$1/enable
+	ftrace_probe "$1" add
+	echo 0 >"$TP/tracing_on"
+	: >"$TP/trace"
+	echo 1 >"$ev"
+	echo 1 >"$TP/tracing_on"
+	t=$(run_probe_wl)
+	echo 0 >"$TP/tracing_on"
+	echo 0 >"$ev"
+	# Before the event goes: removing it empties the buffer.
+	n=$(cat "$TP"/per_cpu/cpu*/stats | awk '/^(entries|overrun):/ { n += $2 }
+		/^bytes:/ { b += $2 } END { print n + 0, b + 0 }')
+	ftrace_probe "$1" del
+	echo "$t $n"
+}
+
+run_probe_perf() {	# KIND
+	local t n
+	perf_probe "$1" add
+	perf record -a -m 64M -o "$tmp/perf.data" -e "ktpperf:perf_$1" -- "${WL[@]}" \
+		>"$out/perf.out" 2>"$out/perf.err" || fail "perf record -e ktpperf:perf_$1: $(cat "$out/perf.err")"
+	perf_probe "$1" del
+	t=$(awk '/ns\/op/ { print $1 }' "$out/perf.out")
+	n=$(sed -n 's/.*perf.data (\([0-9]*\) samples).*/\1/p' "$out/perf.err")
+	echo "$t ${n:-0} $(stat -c %s "$tmp/perf.data")"
+}
+
+probe_spec() {	# KIND
+	case "$1" in
+	kprobe) echo "$1=k:__x64_sys_getppid a=arg1:u64" ;;
+	uprobe) echo "$1=u:$PROBE_BIN:ktp_probe_hit a=arg1:u64" ;;
+	esac
+}
+
+# The capture's probe records ("probes" of ktprof info: name, kind,
+# records, hits, misses) and the module's bytes (its per-CPU table, all
+# records: the command's few sched records are outside the loop).
+run_probe_ktprof() {	# KIND
+	local t
+	"$KTPROF" record -q -e sched -S none -b 16M --no-snapshots -o "$tmp/probe.ktp" \
+		--probe "$(probe_spec "$1")" -- "${WL[@]}" >"$out/rec.out" 2>"$out/rec.err" ||
+		fail "ktprof record --probe: $(cat "$out/rec.err")"
+	t=$(awk '/ns\/op/ { print $1 }' "$out/rec.out")
+	echo "$t $("$KTPROF" info "$tmp/probe.ktp" | awk -v k="$1" '
+		/^probes / { p = 1; next } /^per CPU/ { c = 1; next } /^[^ ]/ { p = c = 0 }
+		p && $1 == "probe" && $2 == k { n = $4 }
+		c && $1 ~ /^[0-9]+$/ { b += $3 }
+		END { print n + 0, b + 0 }')"
+}
+
+# A uprobe's place for uprobe_events: SYMBOL's address made a file offset
+# through the LOAD segment that holds it.
+file_offset() {	# ELF SYMBOL
+	local addr a off va fsz
+	addr=$(nm "$1" | awk -v s="$2" '$3 == s { print $1 }')
+	[ -n "$addr" ] || return 1
+	a=$((16#$addr))
+	# LOAD OFFSET VIRTADDR PHYSADDR FILESIZ ...
+	while read -r _ off va _ fsz _; do
+		if [ "$a" -ge $((va)) ] && [ "$a" -lt $((va + fsz)) ]; then
+			printf '0x%x\n' $((a - va + off))
+			return 0
+		fi
+	done < <(readelf -lW "$1" | grep '^ *LOAD ')
+	return 1
+}
+
+# The armed kprobes on getppid, as "probes-site TRACER LINE".
+kprobe_sites() {	# TRACER
+	grep getppid /sys/kernel/debug/kprobes/list | grep -v DISABLED | sed "s/^/probes-site $1 /"
+}
+
+probes() {
+	local kind round tracer line tracers=${PROBE_TRACERS:-none ftrace perf ktprof}
+	PROBE_BIN=$WORKLOADS/probe-hits
+	[ -x "$PROBE_BIN" ] || fail "no $PROBE_BIN (make tests-bin)"
+	if [ ! -w "$TP/kprobe_events" ] || [ ! -w "$TP/uprobe_events" ]; then
+		fail "no kprobe_events or uprobe_events in $TP"
+	fi
+	echo 16384 >"$TP/buffer_size_kb"
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us	# no RT throttling mid-run
+	PROBE_OFF=$(file_offset "$PROBE_BIN" ktp_probe_hit) || fail "no ktp_probe_hit in $PROBE_BIN"
+	load_module
+	# Where each tracer's kprobe sits, and how (ftrace-based or not).
+	ftrace_probe kprobe add
+	echo 1 >"$TP/events/ktpbench/ftrace_kprobe/enable"
+	kprobe_sites ftrace
+	echo 0 >"$TP/events/ktpbench/ftrace_kprobe/enable"
+	ftrace_probe kprobe del
+	perf_probe kprobe add
+	perf record -a -o "$tmp/perf.data" -e ktpperf:perf_kprobe -- \
+		bash -c "$(declare -f kprobe_sites); kprobe_sites perf" 2>/dev/null
+	perf_probe kprobe del
+	"$KTPROF" record -q -e sched -S none --no-snapshots -o "$tmp/probe.ktp" \
+		--probe "$(probe_spec kprobe)" -- \
+		bash -c "$(declare -f kprobe_sites); kprobe_sites ktprof" 2>/dev/null
+	for kind in kprobe uprobe; do
+		probe_wl "$kind"
+		run_probe_wl >/dev/null	# warm the page cache once
+		for round in $(seq "$ROUNDS"); do
+			for tracer in $tracers; do
+				line=$(run_probe_"$tracer" "$kind")
+				[ "$(echo "$line" | wc -w)" = 3 ] ||
+					fail "$kind $tracer round $round: '$line'"
+				echo "probes $kind $tracer $PROBE_OPS $line"
+			done
+		done
+	done
+	unload_module
+}
+
 CEILING_START=${CEILING_START:-25000}
 CEILING_SECS=${CEILING_SECS:-1}
 CEILING_STEPS=${CEILING_STEPS:-2}
 case "$mode" in
-overhead|flood|ceiling|scx|groups) "$mode" ;;
-*) fail "usage: guest.sh overhead|flood|ceiling|scx|groups OUTDIR" ;;
+overhead|flood|ceiling|scx|groups|probes) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood|ceiling|scx|groups|probes OUTDIR" ;;
 esac
 echo "done"

@@ -27,6 +27,11 @@
 #   VM    (the sched_ext kernel) the handoff workload on the ext class
 #         under scx_simple: ktprof's sched events alone and with the scx
 #         group (tests/bench/guest.sh scx)
+#   VM    (Debian 6.12, 1 vCPU, -icount) dynamic probes: instructions per
+#         kprobe hit and per uprobe hit with one argument, ftrace's
+#         kprobe_events/uprobe_events, perf probe + perf record and ktprof
+#         record --probe on the same functions (tests/workloads/probe-hits,
+#         tests/bench/guest.sh probes); --probes runs this group alone
 #   VM+host  ktprof report against perf sched latency/timehist on the same
 #         recorded events (tests/bench/analysis.sh)
 # Figures go to stdout and build/bench/results.txt, as JSON to
@@ -35,11 +40,15 @@
 # (tests/bench/summarize.py). Nothing is asserted: TCG timing is a
 # measurement, not a test. docs/benchmarks.md has the method and results.
 #
-# usage: tests/bench/run.sh [--host-only]
+# usage: tests/bench/run.sh [--host-only|--probes]
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N,
-#        CEILING_START, CEILING_SECS, CEILING_STEPS; BENCH_OUT: another
-#        output directory than build/bench)
+#        CEILING_START, CEILING_SECS, CEILING_STEPS, PROBE_OPS; BENCH_OUT:
+#        another output directory than build/bench)
 set -euo pipefail
+case "${1:-}" in
+""|--host-only|--probes) ;;
+*) echo "usage: tests/bench/run.sh [--host-only|--probes]" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${BENCH_OUT:-$top/build/bench}
 KTPROF=$top/user/ktprof
@@ -55,6 +64,36 @@ out=$(cd "$out" && pwd)	# the guests mount it at this path
 exec > >(tee "$out/results.txt")
 
 . "$top/tests/bench/lib.sh"
+
+guest() {	# NAME KERNEL CPUS MODE [VAR=VALUE...]
+	local name=$1 kernel=$2 cpus=$3 mode=$4
+	shift 4
+	"$top/scripts/vm-run" --kernel "$kernel" --cpus "$cpus" --icount --timeout 3000 \
+		--out "$out/$name" -- \
+		env ROUNDS="${ROUNDS:-5}" HANDOFFS="${HANDOFFS:-50000}" FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
+		SELFTEST_N="${SELFTEST_N:-400000}" PROBE_OPS="${PROBE_OPS:-100000}" CEILING_START="${CEILING_START:-25000}" \
+		CEILING_SECS="${CEILING_SECS:-1}" CEILING_STEPS="${CEILING_STEPS:-2}" \
+		KTPROF_TEST_OUT="$out/$name" "$@" \
+		"$top/tests/bench/guest.sh" "$mode" "$out/$name" >"$out/$name.txt" ||
+		{ echo "bench: the $name VM failed; see $out/$name/console.log" >&2; tail -5 "$out/$name.txt" >&2; exit 1; }
+	grep -q '^done$' "$out/$name.txt" || { echo "bench: the $name guest did not finish" >&2; exit 1; }
+}
+
+# Dynamic probes: the cost of a kprobe hit and of a uprobe hit, each
+# tracer on the same function (tests/bench/guest.sh probes); summarize.py
+# makes the tables.
+probes_group() {
+	echo "== dynamic probes (VM: Debian 6.12, 1 vCPU, -icount): kprobe and uprobe hits," \
+		"ftrace, perf probe, ktprof record --probe (tables with the summary below)"
+	guest probes 6.12 1 probes
+}
+
+if [ "${1:-}" = --probes ]; then
+	probes_group
+	python3 "$top/tests/bench/summarize.py" --handoffs "${HANDOFFS:-50000}" \
+		--json "$out/bench.json" 6.12="$out/probes.txt"
+	exit 0
+fi
 
 # On tmpfs when there is one: the converter's speed, not the disk's (a 10M
 # record trace is 730 MB).
@@ -107,20 +146,6 @@ rm -f "$syn"/*
 [ "${1:-}" != --host-only ] || exit 0
 
 echo
-guest() {	# NAME KERNEL CPUS MODE [VAR=VALUE...]
-	local name=$1 kernel=$2 cpus=$3 mode=$4
-	shift 4
-	"$top/scripts/vm-run" --kernel "$kernel" --cpus "$cpus" --icount --timeout 3000 \
-		--out "$out/$name" -- \
-		env ROUNDS="${ROUNDS:-5}" HANDOFFS="${HANDOFFS:-50000}" FLOOD_LOOPS="${FLOOD_LOOPS:-50000}" \
-		SELFTEST_N="${SELFTEST_N:-400000}" CEILING_START="${CEILING_START:-25000}" \
-		CEILING_SECS="${CEILING_SECS:-1}" CEILING_STEPS="${CEILING_STEPS:-2}" \
-		KTPROF_TEST_OUT="$out/$name" "$@" \
-		"$top/tests/bench/guest.sh" "$mode" "$out/$name" >"$out/$name.txt" ||
-		{ echo "bench: the $name VM failed; see $out/$name/console.log" >&2; tail -5 "$out/$name.txt" >&2; exit 1; }
-	grep -q '^done$' "$out/$name.txt" || { echo "bench: the $name guest did not finish" >&2; exit 1; }
-}
-
 # LTTng's rounds name the trace they left (@lttng/DIR): count its events
 # with babeltrace2, here at native speed, up to the workload's exit (its
 # last thread's sched_process_exit), and put the count in its place.
@@ -204,6 +229,8 @@ END { printf "%-6s %12s %12s %12s %14s %16s\n", "mode", "none ns/op", "sched", "
 		printf "%-6s %12.1f %12.1f %12.1f %14.1f %16.1f\n", x, a, b, c, c - b,
 			(by[x " ktprof_scx"] - by[x " ktprof"]) / (2 * '"${HANDOFFS:-50000}"') } }' \
 	"$out/scx.txt" | tee "$out/scx-summary.txt"
+probes_group
+inputs+=(6.12="$out/probes.txt")
 echo
 python3 "$top/tests/bench/summarize.py" --handoffs "${HANDOFFS:-50000}" \
 	--json "$out/bench.json" --svg-dir "$out" "${inputs[@]}"

@@ -9,9 +9,13 @@ Raw lines (tests/bench/guest.sh):
   flood P SECONDS RECORDS LOST BYTES RSS_KB   ktprof record, P pipe floods
   ceiling RATE CPUS SECONDS WRITTEN DROPPED MISSED LOST RECORDS BYTES
           REC_S USER_S SYS_S RSS_KB           one rate of the ceiling sweep
+  probes KIND TRACER OPS NS_PER_OP HITS BYTES one round of a dynamic probe
+  probes-site TRACER LINE                     where its kprobe sat (kprobes/list)
 
 Medians over rounds; cost per event = (median - baseline median) / events
-per op (MEASURING.md); ratios against ftrace's cost in the same file.
+per op (MEASURING.md); ratios against ftrace's cost in the same file. The
+same for probe hits: cost per hit = (median - baseline median) / hits per
+op.
 
 usage: summarize.py --handoffs N [--json FILE] [--svg-dir DIR] LABEL=FILE...
 """
@@ -34,6 +38,18 @@ TRACERS = [
     ("lttng", "lttng (buffer only)"),
     ("lttng-disk", "lttng (consumerd) (2)"),
 ]
+PROBE_TRACERS = ["ftrace", "perf", "ktprof"]
+PROBE_KINDS = [
+    ("kprobe", "kprobe on __x64_sys_getppid (probe-hits -m getppid: a getppid call per op)"),
+    ("uprobe", "uprobe on ktp_probe_hit (probe-hits -m call: a call of it per op)"),
+]
+
+
+def probe_label(kind, key):
+    return {"ftrace": f"ftrace ({kind}_events)", "perf": "perf probe, record -a",
+            "ktprof": "ktprof record --probe"}[key]
+
+
 WORKLOADS = [
     ("yield", "handoff -m yield (a sched_switch per op)"),
     ("futex", "handoff -m futex (a sched_waking and a sched_switch per op)"),
@@ -42,6 +58,7 @@ WORKLOADS = [
 
 def parse(path):
     rounds, selftest, flood, ceiling = {}, [], [], []
+    probes = {"rounds": {}, "sites": {}}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -60,10 +77,15 @@ def parse(path):
                 v = dict(zip(k, w[1:]))
                 ceiling.append({key: (float(x) if key.endswith("_s") or key == "seconds"
                                       else int(x)) for key, x in v.items()})
+            elif w[0] == "probes" and len(w) == 7:
+                r = probes["rounds"].setdefault(w[1], {}).setdefault(w[2], [])
+                r.append((int(w[3]), float(w[4]), int(w[5]), int(w[6])))
+            elif w[0] == "probes-site" and len(w) > 2:
+                probes["sites"].setdefault(w[1], []).append(" ".join(w[2:]))
             elif len(w) == 5 and w[0] in dict(WORKLOADS):
                 r = rounds.setdefault(w[0], {}).setdefault(w[1], [])
                 r.append((float(w[2]), int(w[3]), int(w[4])))
-    return rounds, selftest, flood, ceiling
+    return rounds, selftest, flood, ceiling, probes
 
 
 def overhead(rounds, ops):
@@ -118,6 +140,68 @@ def print_overhead(title, o):
     e = o["tracers"].get("ktprof", {}).get("events_per_op", 1) or 1
     print(f"noise: the baseline's rounds spread over {o['baseline_spread_ns']:.0f} ns/op "
           f"({o['baseline_spread_ns'] / e:.0f} ns/event at {e:.2f} events/op)")
+
+
+def probe_costs(rounds):
+    """One kind of probe: medians, and the cost per hit against the
+    baseline (the workload without a probe)."""
+    if "none" not in rounds:
+        return None
+    base = statistics.median(r[1] for r in rounds["none"])
+    ops = rounds["none"][0][0]
+    out = {"ops": ops, "rounds": len(rounds["none"]), "baseline_ns_per_op": base,
+           "baseline_spread_ns": max(r[1] for r in rounds["none"]) -
+           min(r[1] for r in rounds["none"]), "tracers": {}}
+    ftrace = None
+    for key in PROBE_TRACERS:
+        if key not in rounds:
+            continue
+        t = statistics.median(r[1] for r in rounds[key])
+        hits = statistics.median(r[2] for r in rounds[key])
+        by = statistics.median(r[3] for r in rounds[key])
+        h = hits / ops
+        cost = (t - base) / h if h > 0 else 0.0
+        if key == "ftrace":
+            ftrace = cost
+        out["tracers"][key] = {
+            "ns_per_op": t, "hits_per_op": h, "ns_per_hit": cost,
+            "vs_ftrace": cost / ftrace if ftrace else None,
+            "bytes_per_hit": by / hits if hits else 0.0,
+            "spread_ns": max(r[1] for r in rounds[key]) - min(r[1] for r in rounds[key]),
+            "rounds": [{"ops": r[0], "ns_per_op": r[1], "hits": r[2], "bytes": r[3]}
+                       for r in rounds[key]]}
+    return out
+
+
+def print_probes(label, probes):
+    out = {}
+    for kind, title in PROBE_KINDS:
+        o = probe_costs(probes["rounds"].get(kind, {}))
+        if not o:
+            continue
+        out[kind] = o
+        print(f"\n[{label}] {title}: {o['ops']} ops, medians of {o['rounds']} rounds; "
+              f"baseline {o['baseline_ns_per_op']:.0f} ns/op")
+        print(f"{'tracer':<24} {'ns/op':>9} {'hits/op':>9} {'ns/hit':>9} "
+              f"{'vs ftrace':>10} {'B/hit':>8}")
+        for key in PROBE_TRACERS:
+            t = o["tracers"].get(key)
+            if not t:
+                continue
+            vs = f"{t['vs_ftrace']:.2f}x" if t["vs_ftrace"] else "-"
+            print(f"{probe_label(kind, key):<24} {t['ns_per_op']:9.0f} {t['hits_per_op']:9.2f} "
+                  f"{t['ns_per_hit']:9.0f} {vs:>10} {t['bytes_per_hit']:8.1f}")
+        spread = max([o["baseline_spread_ns"]] + [t["spread_ns"] for t in o["tracers"].values()])
+        print(f"noise: the rounds of a row spread over at most {spread:.1f} ns/op")
+    if out:
+        print("(each hit records one u64 argument, the function's first (%di); ns = "
+              "instructions under -icount; B/hit: ftrace's and ktprof's buffer bytes, "
+              "perf.data's size)")
+    if probes["sites"]:
+        out["kprobe_sites"] = probes["sites"]
+        print("kprobe sites (/sys/kernel/debug/kprobes/list, each tracer's alone): " +
+              "; ".join(f"{k}: {' | '.join(v)}" for k, v in probes["sites"].items()))
+    return out
 
 
 def record_costs(run):
@@ -274,7 +358,7 @@ def main():
         label, _, path = spec.partition("=")
         if not path or not os.path.exists(path):
             sys.exit(f"summarize: no file for '{spec}'")
-        rounds, selftest, flood, ceiling = parse(path)
+        rounds, selftest, flood, ceiling, probes = parse(path)
         run = doc["runs"].setdefault(label, {})
         for wl, title in WORKLOADS:
             o = overhead(rounds.get(wl, {}), 2 * a.handoffs)
@@ -303,6 +387,8 @@ def main():
             print(f"[{label}] ktprof per record type (buffer only; ns = instructions): "
                   + ", ".join(f"{k} {v:.0f}" for k, v in per_type.items())
                   + " (sched_waking: twice futex's cost per event less yield's)")
+        if probes["rounds"]:
+            run["probes"] = print_probes(label, probes)
         if flood:
             print_flood(flood)
             run["flood"] = flood
