@@ -494,9 +494,10 @@ static void stacks_html(FILE *f, const struct analyze_probes *a, const struct pr
 		html_esc(f, p->spec->name);
 		fprintf(f, "</td><td>%" PRIu64 "</td><td class=l>", s->top[i].count);
 		for (j = 0; j < (unsigned int)e->nr_kernel + e->nr_user; j++) {
-			fputs(j ? "<br>" : "", f);
+			fputs("<div>", f);
 			html_esc(f, stack_text_frame(a->r, s->top[i].stack, s->top[i].tgid, j, buf,
 						     sizeof(buf)));
+			fputs("</div>", f);
 		}
 		fputs("</td></tr>\n", f);
 	}
