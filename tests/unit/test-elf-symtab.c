@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "symbols/elf-symtab.h"
+#include "self-map.h"
 #include "unit.h"
 
 __attribute__((noinline)) int unit_marker_function(int x);
@@ -19,45 +20,19 @@ __attribute__((noinline)) int unit_marker_function(int x)
 	return x * 3 + 1;
 }
 
-/* The file offset of @addr in its mapping of this executable. */
-static int self_offset(uint64_t addr, uint64_t *off, char *path, size_t len)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[1024];
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, end, pgoff;
-		char perms[8], p[512] = "";
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %511s",
-			   &start, &end, perms, &pgoff, p) < 4)
-			continue;
-		if (addr >= start && addr < end) {
-			*off = pgoff + (addr - start);
-			snprintf(path, len, "%s", p);
-			found = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 UNIT_TEST(resolves_own_function)
 {
 	uint64_t addr = (uintptr_t)unit_marker_function + 2, off = 0;
 	struct error err = { 0 };
 	struct elf_symtab *t;
-	char path[512];
+	struct self_map m;
 	const uint8_t *id;
 	struct usym s;
 
 	CHECK_EQ(unit_marker_function(1), 4);
-	CHECK_EQ(self_offset(addr, &off, path, sizeof(path)), 0);
-	t = elf_symtab_open(path, &err);
+	CHECK_EQ(find_self_map(addr, &m), 0);
+	off = self_map_offset(&m, addr);
+	t = elf_symtab_open(m.path, &err);
 	CHECK(t != NULL);
 	if (!t)
 		return;

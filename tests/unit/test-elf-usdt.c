@@ -14,6 +14,7 @@
 
 #include "ktprof_abi.h"
 #include "symbols/elf-usdt.h"
+#include "self-map.h"
 #include "unit.h"
 
 unsigned short unit_twice_semaphore __attribute__((section(".probes")));
@@ -31,35 +32,11 @@ __attribute__((noinline)) int unit_usdt_sites(int x)
 	return y;
 }
 
-/* The file offset of @addr in its mapping of this executable. */
-static int self_offset(uint64_t addr, uint64_t *off)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[1024];
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, end, pgoff;
-		char perms[8];
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64, &start, &end, perms,
-			   &pgoff) != 4)
-			continue;
-		if (addr >= start && addr < end) {
-			*off = pgoff + (addr - start);
-			found = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 UNIT_TEST(finds_own_sites_and_semaphore)
 {
+	uint64_t sema_at = (uintptr_t)&unit_twice_semaphore, fn_at = (uintptr_t)unit_usdt_sites;
 	struct usdt_site sites[4];
+	struct self_map m;
 	struct error err;
 	uint64_t sema, fn;
 	int n;
@@ -67,11 +44,13 @@ UNIT_TEST(finds_own_sites_and_semaphore)
 	CHECK_EQ(unit_usdt_sites(2), 13);
 	n = elf_usdt_find("/proc/self/exe", "unit", "twice", sites, 4, &err);
 	CHECK_EQ(n, 2);
-	CHECK_EQ(self_offset((uint64_t)(uintptr_t)&unit_twice_semaphore, &sema), 0);
+	CHECK_EQ(find_self_map(sema_at, &m), 0);
+	sema = self_map_offset(&m, sema_at);
 	CHECK_EQ(sites[0].sema_offset, sema);
 	CHECK_EQ(sites[1].sema_offset, sema);
 	/* Both sites are in the function, in order, apart. */
-	CHECK_EQ(self_offset((uint64_t)(uintptr_t)unit_usdt_sites, &fn), 0);
+	CHECK_EQ(find_self_map(fn_at, &m), 0);
+	fn = self_map_offset(&m, fn_at);
 	CHECK(sites[0].offset > fn && sites[0].offset < fn + 256);
 	CHECK(sites[1].offset > sites[0].offset && sites[1].offset < fn + 256);
 	CHECK_EQ(sites[0].nargs, 2);

@@ -9,38 +9,13 @@
 
 #include "symbols/elf-symtab.h"
 #include "symbols/symbolizer.h"
+#include "self-map.h"
 #include "unit.h"
 
 __attribute__((noinline)) int unit_symbolizer_target(int x);
 __attribute__((noinline)) int unit_symbolizer_target(int x)
 {
 	return x + 7;
-}
-
-struct self_map {
-	uint64_t start, end, pgoff;
-	char path[512];
-};
-
-/* 0 with @m filled, 1 when no mapping holds @addr, -1 without procfs. */
-static int find_self_map(uint64_t addr, struct self_map *m)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[1024];
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %511s",
-			   &m->start, &m->end, &m->pgoff, m->path) == 4 &&
-		    addr >= m->start && addr < m->end) {
-			found = 1;
-			break;
-		}
-	}
-	fclose(f);
-	return found ? 0 : 1;
 }
 
 /* This binary's mapping of @addr, or a skip when procfs is absent. */
