@@ -23,6 +23,8 @@ base_pkgs=(
 	busybox-static
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler python3-protobuf
 	libnl-3-dev libnl-genl-3-dev zlib1g-dev libdeflate-dev libjson-c-dev
+	# ktprof sql and export: SQLite (the sqlite3 shell for the tests)
+	libsqlite3-dev sqlite3
 	linux-perf linux-source-6.12
 	stress-ng
 	chromium

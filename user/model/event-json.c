@@ -50,14 +50,23 @@ struct probe_fields {
 	char keys[KTP_PROBE_MAX_ARGS][PROBE_NAME_MAX + 8];	/* argument i's */
 };
 
-/* Whether @key is an own key, or argument j's (j != @i, set already). */
-static int key_taken(const struct probe_fields *p, unsigned int i, const char *key)
+int event_record_own_key(const char *key)
 {
 	unsigned int j;
 
 	for (j = 0; j < sizeof(own_keys) / sizeof(own_keys[0]); j++)
 		if (!strcmp(own_keys[j], key))
 			return 1;
+	return 0;
+}
+
+/* Whether @key is an own key, or argument j's (j != @i, set already). */
+static int key_taken(const struct probe_fields *p, unsigned int i, const char *key)
+{
+	unsigned int j;
+
+	if (event_record_own_key(key))
+		return 1;
 	for (j = 0; j < KTP_PROBE_MAX_ARGS; j++)
 		if (j != i && !strcmp(p->keys[j], key))
 			return 1;

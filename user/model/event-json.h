@@ -36,6 +36,9 @@
 void event_record_fields(const struct event *ev, const struct probe_table *probes,
 		  const struct record_sink *sink, void *ctx);
 
+/* Whether @key is one of the event's own keys (above), not an argument's. */
+int event_record_own_key(const char *key);
+
 /* @ev as a JSON object, without a newline; @probes names probe hits (NULL: none). */
 void event_json_write(FILE *out, const struct event *ev, unsigned int flags,
 		      uint64_t session_start, struct symbolizer *sym,

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SQLite in memory: the rows are inserted through one prepared statement
+ * a table, in one transaction. Queries run under an authorizer that
+ * allows reading only, a progress handler that stops them at their
+ * deadline, and a cap on the length of any value they make.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "tables/table-db.h"
+#include "util/outfile.h"
+
+/* The largest string or blob a query may make: no query fills memory by one. */
+#define TABLE_DB_MAX_LENGTH (16 << 20)
+
+struct table_db {
+	sqlite3 *db;
+	sqlite3_stmt *insert[TABLE_NR];
+	uint64_t rows;
+	struct timespec deadline;
+	int timing, timed_out;
+};
+
+static int db_error(struct table_db *db, struct error *err, int code, const char *what)
+{
+	return error_set(err, code, "%s: %s", what, sqlite3_errmsg(db->db));
+}
+
+/* --- percentile(value, p): nearest rank, as report's (docs/report.md) --- */
+
+struct pct_state {
+	double *v;
+	size_t n, cap;
+	double p;
+	int bad_p;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void pct_step(sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+	struct pct_state *s = sqlite3_aggregate_context(c, sizeof(*s));
+
+	(void)argc;
+	if (!s)
+		return sqlite3_result_error_nomem(c);
+	if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+		return;
+	s->p = sqlite3_value_double(argv[1]);
+	if (!(s->p >= 0 && s->p <= 100))
+		s->bad_p = 1;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		double *v = sqlite3_realloc64(s->v, cap * sizeof(*v));
+
+		if (!v)
+			return sqlite3_result_error_nomem(c);
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = sqlite3_value_double(argv[0]);
+}
+
+static void pct_final(sqlite3_context *c)
+{
+	struct pct_state *s = sqlite3_aggregate_context(c, 0);
+	size_t rank;
+	double x;
+
+	if (!s || !s->n) {
+		sqlite3_result_null(c);
+	} else if (s->bad_p) {
+		sqlite3_result_error(c, "percentile: p must be between 0 and 100", -1);
+	} else {
+		qsort(s->v, s->n, sizeof(*s->v), cmp_double);
+		/* The value of rank ceil(p/100 * n), rank 1 at least. */
+		rank = (size_t)ceil(s->p / 100.0 * (double)s->n);
+		x = s->v[rank ? rank - 1 : 0];
+		if (x == floor(x) && fabs(x) < 9e15)
+			sqlite3_result_int64(c, (sqlite3_int64)x);
+		else
+			sqlite3_result_double(c, x);
+	}
+	if (s)
+		sqlite3_free(s->v);
+}
+
+/* --- Building --- */
+
+static int create_table(struct table_db *db, const struct table_def *d, struct error *err)
+{
+	char sql[4096], *p = sql, *end = sql + sizeof(sql);
+	unsigned int i;
+
+	p += snprintf(p, end - p, "CREATE TABLE %s (", d->name);
+	for (i = 0; i < d->nr_cols && p < end; i++)
+		p += snprintf(p, end - p, "%s%s %s%s", i ? ", " : "", d->cols[i].name,
+			      table_type_sql(d->cols[i].type),
+			      !i && d->keyed ? " PRIMARY KEY" : "");
+	if (p < end)
+		p += snprintf(p, end - p, ")");
+	if (p >= end)
+		return error_set(err, -EINVAL, "table %s: too many columns", d->name);
+	if (sqlite3_exec(db->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(db, err, -EINVAL, d->name);
+	p = sql;
+	p += snprintf(p, end - p, "INSERT INTO %s VALUES (", d->name);
+	for (i = 0; i < d->nr_cols && p < end; i++)
+		p += snprintf(p, end - p, "%s?", i ? ", " : "");
+	if (p < end)
+		p += snprintf(p, end - p, ")");
+	if (p >= end ||
+	    sqlite3_prepare_v3(db->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &db->insert[d - table_defs], NULL) != SQLITE_OK)
+		return db_error(db, err, -EINVAL, d->name);
+	return 0;
+}
+
+struct table_db *table_db_new(struct error *err)
+{
+	struct table_db *db = calloc(1, sizeof(*db));
+	unsigned int i;
+
+	if (!db) {
+		error_set(err, -ENOMEM, "%s", error_str(-ENOMEM));
+		return NULL;
+	}
+	if (sqlite3_open_v2(":memory:", &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		error_set(err, -ENOMEM, "sqlite: %s", db->db ? sqlite3_errmsg(db->db) :
+			  "out of memory");
+		table_db_free(db);
+		return NULL;
+	}
+	sqlite3_limit(db->db, SQLITE_LIMIT_LENGTH, TABLE_DB_MAX_LENGTH);
+	sqlite3_limit(db->db, SQLITE_LIMIT_ATTACHED, 0);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(db->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	if (sqlite3_create_function(db->db, "percentile", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				    NULL, NULL, pct_step, pct_final) != SQLITE_OK) {
+		db_error(db, err, -EINVAL, "percentile");
+		table_db_free(db);
+		return NULL;
+	}
+	for (i = 0; i < TABLE_NR; i++)
+		if (create_table(db, &table_defs[i], err)) {
+			table_db_free(db);
+			return NULL;
+		}
+	return db;
+}
+
+void table_db_free(struct table_db *db)
+{
+	unsigned int i;
+
+	if (!db)
+		return;
+	for (i = 0; i < TABLE_NR; i++)
+		sqlite3_finalize(db->insert[i]);
+	sqlite3_close(db->db);
+	free(db);
+}
+
+static int db_row(void *ctx, enum table_id t, const struct table_value *v)
+{
+	struct table_db *db = ctx;
+	const struct table_def *d = &table_defs[t];
+	sqlite3_stmt *st = db->insert[t];
+	unsigned int i;
+	int rc = SQLITE_OK;
+
+	for (i = 0; i < d->nr_cols && rc == SQLITE_OK; i++) {
+		if (v[i].null)
+			rc = sqlite3_bind_null(st, i + 1);
+		else if (d->cols[i].type == TABLE_INT)
+			rc = sqlite3_bind_int64(st, i + 1, v[i].i);
+		else if (d->cols[i].type == TABLE_REAL)
+			rc = sqlite3_bind_double(st, i + 1, v[i].r);
+		else
+			rc = sqlite3_bind_text(st, i + 1, v[i].s, -1, SQLITE_TRANSIENT);
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return rc == SQLITE_NOMEM ? -ENOMEM : -EIO;
+	db->rows++;
+	return 0;
+}
+
+int table_db_load(struct table_db *db, const char *path, const struct table_fill_config *cfg,
+		  struct error *err)
+{
+	const struct table_sink sink = { NULL, db_row, db };
+	int ret;
+
+	if (sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(db, err, -EIO, "begin");
+	ret = table_fill(path, cfg, &sink, err);
+	if (ret == -EIO)
+		db_error(db, err, ret, path);
+	if (sqlite3_exec(db->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK &&
+	    !ret)
+		ret = db_error(db, err, -EIO, "commit");
+	return ret;
+}
+
+uint64_t table_db_rows(const struct table_db *db)
+{
+	return db->rows;
+}
+
+int table_db_save(struct table_db *db, const char *path, struct error *err)
+{
+	sqlite3_int64 size = 0;
+	unsigned char *bytes = sqlite3_serialize(db->db, "main", &size, 0);
+	struct outfile *of;
+	size_t done = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (!bytes)
+		return error_set(err, -ENOMEM, "%s: %s", path, error_str(-ENOMEM));
+	of = outfile_open(path, 0644, 0);
+	if (!of) {
+		ret = -errno;
+		sqlite3_free(bytes);
+		return error_set(err, ret, "%s: %s", path, error_str(ret));
+	}
+	while (done < (size_t)size) {
+		n = write(outfile_fd(of), bytes + done, size - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	sqlite3_free(bytes);
+	if (ret) {
+		outfile_discard(of);
+		return error_set(err, ret, "%s: %s", path, error_str(ret));
+	}
+	ret = outfile_close(of);
+	return ret ? error_set(err, ret, "%s: %s", path, error_str(ret)) : 0;
+}
+
+/* --- Queries --- */
+
+/* Reading is all a query may do: no writes, no ATTACH, no PRAGMA that sets. */
+static int authorize(void *ctx, int action, const char *a, const char *b, const char *c,
+		     const char *d)
+{
+	(void)ctx, (void)b, (void)c, (void)d;
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	case SQLITE_PRAGMA:
+		/* Schema questions only, without an argument (b is NULL). */
+		if (!b && a && (!strcmp(a, "table_info") || !strcmp(a, "table_xinfo") ||
+				!strcmp(a, "table_list")))
+			return SQLITE_OK;
+		return SQLITE_DENY;
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+static int progress(void *ctx)
+{
+	struct table_db *db = ctx;
+	struct timespec now;
+
+	if (!db->timing)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > db->deadline.tv_sec ||
+	    (now.tv_sec == db->deadline.tv_sec && now.tv_nsec >= db->deadline.tv_nsec)) {
+		db->timed_out = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void start_clock(struct table_db *db, uint32_t ms)
+{
+	db->timing = ms != 0;
+	db->timed_out = 0;
+	if (!ms)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &db->deadline);
+	db->deadline.tv_sec += ms / 1000;
+	db->deadline.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (db->deadline.tv_nsec >= 1000000000) {
+		db->deadline.tv_sec++;
+		db->deadline.tv_nsec -= 1000000000;
+	}
+}
+
+static int give_columns(sqlite3_stmt *st, const struct table_result_ops *ops, void *ctx)
+{
+	unsigned int i, n = sqlite3_column_count(st);
+	const char **names = calloc(n + 1, sizeof(*names));
+	int ret;
+
+	if (!names)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		names[i] = sqlite3_column_name(st, i);
+		if (!names[i])
+			names[i] = "?";
+	}
+	ret = ops->columns ? ops->columns(ctx, n, names) : 0;
+	free(names);
+	return ret;
+}
+
+static int give_row(sqlite3_stmt *st, const struct table_result_ops *ops, void *ctx)
+{
+	unsigned int i, n = sqlite3_column_count(st);
+	struct table_value v[n ? n : 1];
+	enum table_type t[n ? n : 1];
+
+	for (i = 0; i < n; i++) {
+		v[i] = TV_NULL;
+		t[i] = TABLE_TEXT;
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_INTEGER:
+			v[i] = TV_INT(sqlite3_column_int64(st, i));
+			t[i] = TABLE_INT;
+			break;
+		case SQLITE_FLOAT:
+			v[i] = TV_REAL(sqlite3_column_double(st, i));
+			t[i] = TABLE_REAL;
+			break;
+		case SQLITE_NULL:
+			break;
+		default:	/* text, and a blob as its bytes up to a NUL */
+			v[i] = TV_TEXT((const char *)sqlite3_column_text(st, i));
+			if (!v[i].s)
+				return -ENOMEM;
+			break;
+		}
+	}
+	return ops->row ? ops->row(ctx, n, v, t) : 0;
+}
+
+static int query_error(struct table_db *db, int rc, struct error *err)
+{
+	if (db->timed_out)
+		return error_set(err, -ETIMEDOUT, "the query ran out of time");
+	if (rc == SQLITE_AUTH)
+		return error_set(err, -EPERM, "%s (queries may only read)",
+				 sqlite3_errmsg(db->db));
+	if (rc == SQLITE_NOMEM)
+		return error_set(err, -ENOMEM, "out of memory");
+	return error_set(err, -EINVAL, "%s", sqlite3_errmsg(db->db));
+}
+
+static int run(struct table_db *db, sqlite3_stmt *st, const struct table_limits *lim,
+	       const struct table_result_ops *ops, void *ctx, struct table_result *res,
+	       struct error *err)
+{
+	int rc, ret = give_columns(st, ops, ctx);
+
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (lim->max_rows && res->rows == lim->max_rows) {
+			res->capped = 1;
+			return 0;
+		}
+		ret = give_row(st, ops, ctx);
+		res->rows++;
+	}
+	if (ret)
+		return ret == -ENOMEM ? error_set(err, ret, "out of memory") : ret;
+	return rc == SQLITE_DONE ? 0 : query_error(db, rc, err);
+}
+
+int table_db_query(struct table_db *db, const char *sql, const char **tail,
+		   const struct table_limits *lim, const struct table_result_ops *ops,
+		   void *ctx, struct table_result *res, struct error *err)
+{
+	static const struct table_limits none;
+	sqlite3_stmt *st = NULL;
+	int rc, ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!lim)
+		lim = &none;
+	sqlite3_set_authorizer(db->db, authorize, db);
+	sqlite3_progress_handler(db->db, 10000, progress, db);
+	start_clock(db, lim->timeout_ms);
+	rc = sqlite3_prepare_v2(db->db, sql, -1, &st, tail);
+	if (rc != SQLITE_OK) {
+		ret = query_error(db, rc, err);
+	} else if (!st) {
+		ret = 0;	/* blank, or a comment */
+	} else if (!sqlite3_stmt_readonly(st)) {
+		ret = error_set(err, -EPERM, "queries may only read");
+	} else {
+		ret = run(db, st, lim, ops, ctx, res, err);
+	}
+	sqlite3_finalize(st);
+	sqlite3_progress_handler(db->db, 0, NULL, NULL);
+	sqlite3_set_authorizer(db->db, NULL, NULL);
+	db->timing = 0;
+	return ret;
+}
