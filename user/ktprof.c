@@ -21,6 +21,8 @@ const struct cmd cmd_table[] = {
 	{ "report", cmd_report, &report_cmd },
 	{ "mark", cmd_mark, &mark_cmd },
 	{ "diff", cmd_diff, &diff_cmd },
+	{ "sql", cmd_sql, &sql_cmd },
+	{ "export", cmd_export, &export_cmd },
 	{ "mcp", cmd_mcp, &mcp_cmd },
 	{ "help", cmd_help, &help_cmd },
 	{ "version", cmd_version, &version_cmd },

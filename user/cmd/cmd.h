@@ -25,10 +25,13 @@ int cmd_mark(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct opts convert_cmd, diff_cmd, dump_cmd, help_cmd, import_cmd,
-	info_cmd, mark_cmd, mcp_cmd, record_cmd, report_cmd, version_cmd;
+	info_cmd, mark_cmd, mcp_cmd, record_cmd, report_cmd, sql_cmd, export_cmd,
+	version_cmd;
 
 /* The command table (ktprof.c): name, entry point, options. */
 struct cmd {

@@ -339,8 +339,12 @@ static int give_row(sqlite3_stmt *st, const struct table_result_ops *ops, void *
 	unsigned int i, n = sqlite3_column_count(st);
 	struct table_value v[n ? n : 1];
 	enum table_type t[n ? n : 1];
+	const char *names[n ? n : 1];
 
 	for (i = 0; i < n; i++) {
+		names[i] = sqlite3_column_name(st, i);
+		if (!names[i])
+			names[i] = "?";
 		v[i] = TV_NULL;
 		t[i] = TABLE_TEXT;
 		switch (sqlite3_column_type(st, i)) {
@@ -361,7 +365,7 @@ static int give_row(sqlite3_stmt *st, const struct table_result_ops *ops, void *
 			break;
 		}
 	}
-	return ops->row ? ops->row(ctx, n, v, t) : 0;
+	return ops->row ? ops->row(ctx, n, names, v, t) : 0;
 }
 
 static int query_error(struct table_db *db, int rc, struct error *err)

@@ -44,8 +44,8 @@ struct table_result_ops {
 	/* The result's columns, once before its rows. */
 	int (*columns)(void *ctx, unsigned int n, const char *const *names);
 	/* A row: @n values, each of type @types[i] (SQLite's: per value). */
-	int (*row)(void *ctx, unsigned int n, const struct table_value *v,
-		   const enum table_type *types);
+	int (*row)(void *ctx, unsigned int n, const char *const *names,
+		   const struct table_value *v, const enum table_type *types);
 };
 
 /*
