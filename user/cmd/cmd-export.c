@@ -76,7 +76,7 @@ int cmd_export(int argc, char **argv)
 	struct opts_parser p = { 0 };
 	struct error err = { 0 };
 	struct table_export *x;
-	int c, i, ret;
+	int c, i, ret, cut = 0;
 
 	while ((c = opts_next(&export_cmd, &p, argc, argv)) != -1) {
 		if (c == 'h' || c == '?')
@@ -95,17 +95,24 @@ int cmd_export(int argc, char **argv)
 		cmd_error("export", "%s", error_msg(&err));
 		return 1;
 	}
-	for (i = optind; i < argc; i++)
-		if (table_export_add(x, argv[i], &o.fill, &err)) {
+	for (i = optind; i < argc; i++) {
+		ret = table_export_add(x, argv[i], &o.fill, &err);
+		if (ret < 0) {
 			cmd_error("export", "%s", error_msg(&err));
 			table_export_discard(x);
 			return 1;
 		}
+		/* Its readable part is exported; the status says one was cut short. */
+		if (ret) {
+			cmd_error("export", "%s", err.msg);
+			cut = 1;
+		}
+	}
 	if (table_export_close(x, &err)) {
 		cmd_error("export", "%s", error_msg(&err));
 		return 1;
 	}
 	fprintf(stderr, "wrote %s: %d capture%s\n", text_esc(o.dir), argc - optind,
 		argc - optind == 1 ? "" : "s");
-	return 0;
+	return cut;
 }

@@ -335,7 +335,7 @@ int cmd_sql(int argc, char **argv)
 	struct error err = { 0 };
 	struct table_db *db;
 	const char *path, *query;
-	int ret = parse(&o, argc, argv);
+	int cut, ret = parse(&o, argc, argv);
 
 	if (ret)
 		return ret < 0 ? 0 : ret;
@@ -346,11 +346,15 @@ int cmd_sql(int argc, char **argv)
 		return 2;
 	}
 	db = table_db_new(&err);
-	if (!db || table_db_load(db, path, &o.fill, &err)) {
+	cut = db ? table_db_load(db, path, &o.fill, &err) : -1;
+	if (cut < 0) {
 		cmd_error("sql", "%s", error_msg(&err));
 		table_db_free(db);
 		return 1;
 	}
+	/* A capture cut short: its readable part is queried, the status says so. */
+	if (cut)
+		cmd_error("sql", "%s", err.msg);
 	ret = 0;
 	if (o.db) {
 		if (table_db_save(db, o.db, &err)) {
@@ -365,5 +369,5 @@ int cmd_sql(int argc, char **argv)
 	else if (!ret && !o.db)
 		ret = prompt(db, &o);
 	table_db_free(db);
-	return ret;
+	return ret || cut;
 }

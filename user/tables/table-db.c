@@ -214,8 +214,8 @@ int table_db_load(struct table_db *db, const char *path, const struct table_fill
 	ret = table_fill(path, cfg, &sink, err);
 	if (ret == -EIO)
 		db_error(db, err, ret, path);
-	if (sqlite3_exec(db->db, ret ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK &&
-	    !ret)
+	if (sqlite3_exec(db->db, ret < 0 ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK &&
+	    ret >= 0)
 		ret = db_error(db, err, -EIO, "commit");
 	return ret;
 }
@@ -275,9 +275,9 @@ static int authorize(void *ctx, int action, const char *a, const char *b, const 
 	case SQLITE_RECURSIVE:
 		return SQLITE_OK;
 	case SQLITE_PRAGMA:
-		/* Schema questions only, without an argument (b is NULL). */
-		if (!b && a && (!strcmp(a, "table_info") || !strcmp(a, "table_xinfo") ||
-				!strcmp(a, "table_list")))
+		/* Schema questions only (b is the table they ask about). */
+		if (a && (!strcmp(a, "table_info") || !strcmp(a, "table_xinfo") ||
+			  !strcmp(a, "table_list")))
 			return SQLITE_OK;
 		return SQLITE_DENY;
 	default:

@@ -19,7 +19,7 @@ struct table_db;
 struct table_db *table_db_new(struct error *err);
 void table_db_free(struct table_db *db);
 
-/* Read the capture @path into @db. 0, or a negative error (@err). */
+/* Read the capture @path into @db: as table_fill() (1: cut short). */
 int table_db_load(struct table_db *db, const char *path, const struct table_fill_config *cfg,
 		  struct error *err);
 

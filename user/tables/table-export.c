@@ -18,6 +18,8 @@ struct export_file {
 
 struct table_export {
 	enum table_format format;
+	char **names;			/* the captures' names so far */
+	unsigned int nr_names;
 	struct export_file files[TABLE_NR + 1];	/* the tables, then schema.json */
 	char capture[600];
 	char dir[4096];
@@ -51,13 +53,20 @@ static int file_open(struct table_export *x, struct export_file *ef, const char 
 	return 0;
 }
 
+/* Rows of every table but captures (whose key it is) start with their capture's name. */
+static int tagged(const struct table_def *d)
+{
+	return d != &table_defs[TABLE_CAPTURES];
+}
+
 static void csv_header(FILE *f, const struct table_def *d)
 {
 	unsigned int i;
 
-	fputs("capture", f);
+	if (tagged(d))
+		fputs("capture,", f);
 	for (i = 0; i < d->nr_cols; i++)
-		fprintf(f, ",%s", d->cols[i].name);
+		fprintf(f, "%s%s", i ? "," : "", d->cols[i].name);
 	fputc('\n', f);
 }
 
@@ -73,11 +82,13 @@ static void write_schema(const struct table_export *x, FILE *f)
 		fprintf(f, "%s\n{\"name\":\"%s\",\"file\":\"%s.%s\",\"doc\":\"", i ? "," : "",
 			d->name, d->name, suffix(x->format));
 		text_json_fputs(d->doc, f);
-		fputs("\",\"columns\":[{\"name\":\"capture\",\"type\":\"TEXT\",\"doc\":"
-		      "\"the capture (captures.capture)\"}", f);
+		fputs("\",\"columns\":[", f);
+		if (tagged(d))
+			fputs("{\"name\":\"capture\",\"type\":\"TEXT\",\"doc\":"
+			      "\"the capture (captures.capture)\"},", f);
 		for (j = 0; j < d->nr_cols; j++) {
-			fprintf(f, ",{\"name\":\"%s\",\"type\":\"%s\",\"doc\":\"", d->cols[j].name,
-				table_type_sql(d->cols[j].type));
+			fprintf(f, "%s{\"name\":\"%s\",\"type\":\"%s\",\"doc\":\"", j ? "," : "",
+				d->cols[j].name, table_type_sql(d->cols[j].type));
 			text_json_fputs(d->cols[j].doc, f);
 			fputs("\"}", f);
 		}
@@ -140,11 +151,37 @@ struct table_export *table_export_open(const char *dir, enum table_format f,
 	return x;
 }
 
+static int name_used(const struct table_export *x, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nr_names; i++)
+		if (!strcmp(x->names[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Two captures of one name (a file exported twice, copies of one
+ * session) stay apart: the second is NAME#2, and so on.
+ */
 static int export_capture(void *ctx, const char *name)
 {
 	struct table_export *x = ctx;
+	unsigned int n = 1;
+	char **v;
 
 	snprintf(x->capture, sizeof(x->capture), "%s", name);
+	while (name_used(x, x->capture))
+		snprintf(x->capture, sizeof(x->capture), "%s#%u", name, ++n);
+	v = realloc(x->names, (x->nr_names + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	x->names = v;
+	v[x->nr_names] = strdup(x->capture);
+	if (!v[x->nr_names])
+		return -ENOMEM;
+	x->nr_names++;
 	return 0;
 }
 
@@ -154,20 +191,24 @@ static int export_row(void *ctx, enum table_id t, const struct table_value *v)
 	const struct table_def *d = &table_defs[t];
 	FILE *f = x->files[t].f;
 	struct table_value cap = TV_TEXT(x->capture);
-	int json = x->format == TABLE_FORMAT_JSON;
+	int json = x->format == TABLE_FORMAT_JSON, first = 1;
 	unsigned int i;
 
-	if (json) {
+	if (json)
 		fputc('{', f);
-		table_text_json_key(f, "capture", 1);
+	if (tagged(d)) {
+		if (json)
+			table_text_json_key(f, "capture", 1);
+		table_text_value(f, x->format, &cap, TABLE_TEXT);
+		first = 0;
 	}
-	table_text_value(f, x->format, &cap, TABLE_TEXT);
 	for (i = 0; i < d->nr_cols; i++) {
 		if (json)
-			table_text_json_key(f, d->cols[i].name, 0);
-		else
+			table_text_json_key(f, d->cols[i].name, first && !i);
+		else if (!first || i)
 			fputc(',', f);
-		table_text_value(f, x->format, &v[i], d->cols[i].type);
+		/* The captures table's key: the name its rows are tagged with. */
+		table_text_value(f, x->format, tagged(d) || i ? &v[i] : &cap, d->cols[i].type);
 	}
 	fputs(json ? "}\n" : "\n", f);
 	return ferror(f) ? -EIO : 0;
@@ -218,5 +259,8 @@ void table_export_discard(struct table_export *x)
 		if (x->files[i].of)
 			outfile_discard(x->files[i].of);
 	}
+	for (i = 0; i < x->nr_names; i++)
+		free(x->names[i]);
+	free(x->names);
 	free(x);
 }

@@ -23,7 +23,7 @@ struct table_export;
 struct table_export *table_export_open(const char *dir, enum table_format f,
 				       struct error *err);
 
-/* Add the capture @path's rows. 0, or a negative error (@err). */
+/* Add the capture @path's rows: as table_fill() (1: cut short). */
 int table_export_add(struct table_export *x, const char *path,
 		     const struct table_fill_config *cfg, struct error *err);
 

@@ -732,6 +732,13 @@ int table_fill(const char *path, const struct table_fill_config *cfg,
 		finish(&f, name, host);
 	if (!ret && f.error)
 		ret = error_set(err, f.error, "%s: %s", path, error_str(f.error));
+	if (!ret && (f.m->truncated || f.m->damaged)) {
+		/* The rows are what was readable: the caller says so and goes on. */
+		if (err)
+			snprintf(err->msg, sizeof(err->msg), "%s: %s; the tables hold what was readable",
+				 path, f.m->problem[0] ? f.m->problem : "the input ends early");
+		ret = 1;
+	}
 	free(host);
 	model_close(f.m);
 	filler_fini(&f);

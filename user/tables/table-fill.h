@@ -20,8 +20,10 @@ struct table_fill_config {
 };
 
 /*
- * Read the capture (or raw dump directory) @path into @sink. 0, or a
- * negative error with the reason in @err.
+ * Read the capture (or raw dump directory) @path into @sink. 0; 1 when the
+ * input ends early or a stream was damaged (the rows hold what was
+ * readable; @err's message says where); or a negative error with the
+ * reason in @err.
  */
 int table_fill(const char *path, const struct table_fill_config *cfg,
 	       const struct table_sink *sink, struct error *err);
