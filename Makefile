@@ -29,9 +29,15 @@ BUILD := build
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wformat=2 -Wno-format-nonliteral
 CFLAGS ?= -O2 -g
+# trace-cmd's trace.dat (capture/tracedat.c): Debian's libtracecmd and
+# libtraceevent; their headers as system headers (not held to our warnings).
+TRACECMD_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null))
+TRACECMD_LIBS := $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 USER_CFLAGS := $(CFLAGS) $(CPPFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
-	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c sqlite3 2>/dev/null)
+	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c sqlite3 2>/dev/null) \
+	$(TRACECMD_CFLAGS)
 USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c json-c sqlite3 2>/dev/null) \
+	$(TRACECMD_LIBS) \
 	-lelf -ldeflate -lz -lpthread -lm
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined

@@ -9,7 +9,7 @@
 #ifndef KTPROF_SCENARIO_H
 #define KTPROF_SCENARIO_H
 
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 
 #define SCENARIO_CPUS 2
 #define SCENARIO_COUNTERS "cycles,instructions"

@@ -63,7 +63,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 
 #define SCRIPT_MAX_CPUS 256
 

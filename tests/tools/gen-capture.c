@@ -24,7 +24,7 @@
 #include "capture/capture-write.h"
 #include "scenario.h"
 #include "script.h"
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 
 #define NR_TASKS 64
 #define FLUSH_BYTES (1 << 20)

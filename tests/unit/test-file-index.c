@@ -4,7 +4,7 @@
 
 #include "capture/file-index.h"
 #include "ktprof_abi.h"
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 #include "unit.h"
 
 static void add_file(struct stream_writer *w, uint64_t ts, uint64_t ino, const char *path)

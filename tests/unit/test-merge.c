@@ -2,7 +2,7 @@
 #include <errno.h>
 
 #include "decode/merge.h"
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 #include "unit.h"
 
 struct mem_stream {

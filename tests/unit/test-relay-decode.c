@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "decode/relay-decode.h"
-#include "stream-writer.h"
+#include "decode/stream-writer.h"
 #include "unit.h"
 
 #define MAX_EVENTS 4096

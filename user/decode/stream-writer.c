@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/stream-writer.h"
+
+/* @n zeroed bytes at the end of the stream, or NULL (w->err set). */
+static void *grow(struct stream_writer *w, size_t n)
+{
+	uint8_t *buf;
+	void *p;
+
+	if (w->err)
+		return NULL;
+	if (n > SIZE_MAX / 2 - w->len) {
+		w->err = -ENOMEM;
+		return NULL;
+	}
+	if (w->len + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		buf = realloc(w->buf, cap);
+		if (!buf) {
+			w->err = -ENOMEM;
+			return NULL;
+		}
+		w->buf = buf;
+		w->cap = cap;
+	}
+	p = w->buf + w->len;
+	memset(p, 0, n);
+	w->len += n;
+	return p;
+}
+
+void stream_writer_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_size,
+			uint64_t start_ts)
+{
+	memset(w, 0, sizeof(*w));
+	w->cpu = cpu;
+	w->subbuf_size = subbuf_size;
+	w->ts = start_ts;
+	w->session_id = 0x5e5510;
+}
+
+void stream_writer_fini(struct stream_writer *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+	w->len = w->cap = 0;
+}
+
+int stream_writer_error(const struct stream_writer *w)
+{
+	return w->err;
+}
+
+int stream_writer_subbuf(struct stream_writer *w)
+{
+	struct ktp_subbuf sb = {
+		.h = { .type = KTP_REC_SUBBUF, .size = sizeof(sb) },
+		.magic = KTP_SUBBUF_MAGIC,
+		.cpu = w->cpu,
+		.abi_major = KTP_ABI_MAJOR,
+		.abi_minor = KTP_ABI_MINOR,
+		.seq = w->seq,
+		.lost = w->lost,
+		.ts = w->ts,
+		.session_id = w->session_id,
+	};
+	void *p = grow(w, sizeof(sb));
+
+	if (!p)
+		return w->err;
+	w->seq++;
+	memcpy(p, &sb, sizeof(sb));
+	w->subbuf_used = sizeof(sb);
+	return 0;
+}
+
+void stream_writer_drop(struct stream_writer *w, uint64_t n)
+{
+	w->lost += n;
+}
+
+void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n)
+{
+	w->seq += n;
+}
+
+int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
+			 uint16_t size, uint64_t ts)
+{
+	struct ktp_hdr h = { .type = type, .flags = flags, .size = size };
+	void *p;
+
+	if (w->err)
+		return w->err;
+	if (size < sizeof(h))
+		return -EINVAL;
+	if (!w->subbuf_used ||
+	    (w->subbuf_size && w->subbuf_used + size > w->subbuf_size)) {
+		w->ts = ts;
+		if (stream_writer_subbuf(w))
+			return w->err;
+	}
+	/* A delta too large, or a time going back: an absolute TIME record. */
+	if (ts - w->ts > UINT32_MAX) {
+		struct ktp_time t = {
+			.h = { .type = KTP_REC_TIME, .size = sizeof(t) },
+			.ts = ts,
+		};
+
+		p = grow(w, sizeof(t));
+		if (!p)
+			return w->err;
+		memcpy(p, &t, sizeof(t));
+		w->ts = ts;
+		w->subbuf_used += sizeof(t);
+		w->records++;
+	}
+	p = grow(w, size);
+	if (!p)
+		return w->err;
+	h.ts_delta = ts - w->ts;
+	memcpy(rec, &h, sizeof(h));
+	memcpy(p, rec, size);
+	w->ts = ts;
+	w->subbuf_used += size;
+	w->records++;
+	return 0;
+}
+
+int stream_writer_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
+			   uint32_t pid)
+{
+	struct ktp_cpu_mark m = {
+		.pid = pid, .reason = reason, .prio = 120,
+		.records = w->records, .lost = w->lost,
+	};
+
+	return stream_writer_record(w, &m, KTP_REC_CPU, 0, sizeof(m), ts);
+}
+
+int stream_writer_task(struct stream_writer *w, uint64_t ts, uint32_t pid,
+		       uint32_t tgid, const char *comm)
+{
+	struct ktp_task t = { .pid = pid, .tgid = tgid, .ppid = 1, .prio = 120 };
+
+	strncpy(t.comm, comm, KTP_COMM_LEN - 1);
+	return stream_writer_record(w, &t, KTP_REC_TASK, 0, sizeof(t), ts);
+}
+
+int stream_writer_switch(struct stream_writer *w, uint64_t ts, uint32_t prev,
+			 uint16_t prev_state, uint32_t next)
+{
+	struct ktp_switch s = {
+		.prev_pid = prev, .next_pid = next, .prev_state = prev_state,
+		.prev_prio = 120, .next_prio = 120,
+	};
+
+	return stream_writer_record(w, &s, KTP_REC_SWITCH, 0, sizeof(s), ts);
+}
+
+int stream_writer_waking(struct stream_writer *w, uint64_t ts, uint32_t pid,
+			 uint16_t target_cpu)
+{
+	struct ktp_waking k = { .pid = pid, .target_cpu = target_cpu, .prio = 120 };
+
+	return stream_writer_record(w, &k, KTP_REC_WAKING, 0, sizeof(k), ts);
+}
+
+int stream_writer_selftest(struct stream_writer *w, uint64_t ts, uint64_t seq)
+{
+	struct ktp_selftest s = { .seq = seq };
+
+	return stream_writer_record(w, &s, KTP_REC_SELFTEST, 0, sizeof(s), ts);
+}
+
+int stream_writer_bytes(struct stream_writer *w, const void *p, size_t n)
+{
+	void *q = grow(w, n);
+
+	if (!q)
+		return w->err;
+	memcpy(q, p, n);
+	return 0;
+}
