@@ -63,6 +63,17 @@ sleeping|500"
 q "SELECT kernel, start_ns, stop_ns, nr_cpus, lost, truncated FROM captures" \
 	"6.12.0-synthetic|1000000000|1000010000|2|0|0"
 
+# A window, 5 us to 8 us: a ran 6000-8000 on CPU 1; b 5000-6000 on CPU 1
+# and 6300-8000 on CPU 0; a-worker slept; no time unknown. (With sql's
+# client alone the pass ended at the window's end and took each CPU's last
+# record before it for the end of its data: a had 100 ns, b 1000.)
+expect 0 '' sql --no-header --from 5us --to 8us "$T/basic.ktp" \
+	"SELECT tid, runtime_ns FROM threads ORDER BY tid; SELECT count(*) FROM gaps"
+[ "$out" = "100|2000
+101|0
+200|2700
+0" ] || fail "sql --from 5us --to 8us: $out"
+
 # Several statements, CSV and JSON.
 expect 0 '' sql --format csv "$T/basic.ktp" "SELECT 1 AS a, 'x,y' AS b; SELECT NULL AS c"
 [ "$out" = 'a,b

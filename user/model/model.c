@@ -578,11 +578,18 @@ static int window_edge(struct model *m, uint64_t ts, uint16_t reason)
 	return 0;
 }
 
-/* Whether only windowed clients are left to want events: then the pass may end. */
+/*
+ * Whether only windowed clients are left to want events: then the pass may
+ * end. Not with the scheduler model: it would take each CPU's data for
+ * ended at its last record before the window's end, and the time from
+ * there to the end for unknown (nodata), though the CPU's records go on.
+ */
 static int all_windowed(const struct model *m)
 {
 	const struct model_client *c;
 
+	if (m->cfg.sched)
+		return 0;
 	for (c = m->clients; c < m->clients + m->nr_clients; c++)
 		if (!(c->flags & MODEL_WINDOWED))
 			return 0;
