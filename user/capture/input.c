@@ -11,14 +11,23 @@
 #include "capture/rawdir.h"
 #include "capture/sched-ext.h"
 #include "capture/topology.h"
+#include "capture/tracedat.h"
 #include "ktprof_abi.h"
 #include "ktprof_capture.pb-c.h"
 
-/* A raw dump directory or a capture file. */
+/* Bytes of a trace.dat's translated stream, read by the merge. */
+struct mem_stream {
+	const uint8_t *buf;
+	size_t len, off;
+};
+
+/* A raw dump directory, a capture file or a trace.dat. */
 struct input {
 	char *path;
 	struct rawdir *rd;
 	struct capture_reader *cap;
+	struct tracedat *td;
+	struct mem_stream *mem;
 	struct capture_stream **streams;
 	unsigned int nstreams;
 	struct meta meta;
@@ -212,6 +221,17 @@ struct input *input_open(const char *path, struct error *err)
 		return NULL;
 	}
 	in->schedstats = -1;
+	if (!S_ISDIR(st.st_mode) && tracedat_probe(path) == 1) {
+		in->td = tracedat_open(path, err);
+		if (!in->td) {
+			input_close(in);
+			return NULL;
+		}
+		in->meta = *tracedat_meta(in->td);
+		in->have_meta = 1;
+		in->stop_ns = tracedat_stop_ns(in->td);
+		return in;
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		if (open_capture(in, path, err)) {
 			input_close(in);
@@ -236,6 +256,8 @@ void input_close(struct input *in)
 	for (i = 0; i < in->nstreams; i++)
 		capture_stream_close(in->streams[i]);
 	free(in->streams);
+	free(in->mem);
+	tracedat_close(in->td);
 	capture_reader_close(in->cap);
 	rawdir_close(in->rd);
 	free(in->kallsyms);
@@ -309,6 +331,8 @@ int input_topology(struct input *in, struct topology_cpu **out)
 	int n;
 
 	*out = NULL;
+	if (in->td)
+		return 0;
 	if (in->rd) {
 		n = side_file(in, "topology", &buf, NULL);
 		if (!n && buf)
@@ -330,7 +354,9 @@ unsigned int input_nr_cpus(const struct input *in)
 	 * Streams of CPUs beyond nr_cpus would be damage; count them anyway.
 	 * Both are below KTPC_MAX_CPUS (checked when opened): no overflow.
 	 */
-	if (in->rd) {
+	if (in->td) {
+		return n;	/* the trace's CPU count: every stream is below */
+	} else if (in->rd) {
 		nfiles = rawdir_nr_cpu_files(in->rd);
 		for (i = 0; i < nfiles; i++)
 			if (rawdir_cpu(in->rd, i) >= n)
@@ -344,12 +370,44 @@ unsigned int input_nr_cpus(const struct input *in)
 	return n;
 }
 
+static ssize_t mem_stream_read(void *ctx, void *buf, size_t len)
+{
+	struct mem_stream *s = ctx;
+
+	if (len > s->len - s->off)
+		len = s->len - s->off;
+	memcpy(buf, s->buf + s->off, len);
+	s->off += len;
+	return len;
+}
+
+static int add_tracedat_streams(struct input *in, struct merge *m)
+{
+	unsigned int n = tracedat_nr_streams(in->td), i;
+	uint32_t cpu;
+	int ret;
+
+	free(in->mem);
+	in->mem = calloc(n ? n : 1, sizeof(*in->mem));
+	if (!in->mem)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		tracedat_stream(in->td, i, &cpu, &in->mem[i].buf, &in->mem[i].len);
+		ret = merge_add(m, cpu, mem_stream_read, &in->mem[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int input_add_streams(struct input *in, struct merge *m)
 {
 	const uint32_t *cpus;
 	unsigned int n, i;
 	int ret;
 
+	if (in->td)
+		return add_tracedat_streams(in, m);
 	if (in->rd)
 		return rawdir_add_streams(in->rd, m);
 	n = capture_reader_cpus(in->cap, &cpus);
@@ -378,10 +436,20 @@ struct capture_reader *input_capture(struct input *in)
 	return in->cap;
 }
 
+struct tracedat *input_tracedat(struct input *in)
+{
+	return in->td;
+}
+
 int input_kallsyms(struct input *in, const char **text, struct error *err)
 {
 	if (!in->kallsyms_loaded) {
-		if (in->rd) {
+		if (in->td) {
+			const char *syms = tracedat_kallsyms(in->td);
+
+			if (syms && !(in->kallsyms = strdup(syms)))
+				in->kallsyms_ret = error_set(&in->kallsyms_err, -ENOMEM, NULL);
+		} else if (in->rd) {
 			in->kallsyms_ret = side_file(in, "kallsyms", &in->kallsyms,
 						     &in->kallsyms_err);
 		} else {

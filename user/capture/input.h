@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What analysis commands read: a raw dump directory or a capture file,
- * seen the same way: session metadata plus per-CPU record streams.
+ * What analysis commands read: a raw dump directory, a capture file or
+ * trace-cmd's trace.dat (translated: capture/tracedat.h), seen the same
+ * way: session metadata plus per-CPU record streams.
  */
 #ifndef KTPROF_INPUT_H
 #define KTPROF_INPUT_H
@@ -66,9 +67,13 @@ int input_add_streams(struct input *in, struct merge *m);
  */
 const char *input_problem(const struct input *in);
 
-/* The capture reader behind @in, or NULL for a raw dump directory. */
+/* The capture reader behind @in, or NULL for a raw dump directory or a trace.dat. */
 struct capture_reader;
 struct capture_reader *input_capture(struct input *in);
+
+/* The trace.dat behind @in (its translation's notes), or NULL. */
+struct tracedat;
+struct tracedat *input_tracedat(struct input *in);
 
 /*
  * The /proc/kallsyms snapshot taken with the capture: 0 with *@text, NULL

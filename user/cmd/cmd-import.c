@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ktprof import: a raw dump directory (what a shell-only capture leaves:
- * cpuN files taken with cat, meta, stats, kallsyms) into a capture file.
+ * cpuN files taken with cat, meta, stats, kallsyms), or trace-cmd's
+ * trace.dat (translated: capture/tracedat.h), into a capture file.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/capture-meta.h"
 #include "capture/cpu-stats.h"
 #include "capture/rawdir.h"
+#include "capture/tracedat.h"
 #include "cmd/cmd.h"
 
 #define IMPORT_CHUNK (1 << 20)
@@ -24,17 +27,27 @@ static const struct opt import_opts[] = {
 
 const struct opts import_cmd = {
 	.cmd = "import",
-	.summary = "turn a raw dump directory into a capture file",
-	.synopsis = "DIR -o FILE",
+	.summary = "turn a raw dump directory or a trace.dat into a capture file",
+	.synopsis = "DIR|TRACE.DAT -o FILE",
 	.description =
 		"Turn a raw dump directory into a capture file. DIR holds the cpuN files\n"
 		"taken with cat from /sys/kernel/debug/ktprof/, plus meta, stats and a\n"
 		"copy of /proc/kallsyms (optional: modules, topology). Only those names\n"
 		"are read, and only as regular files: a symlink or a FIFO among them is\n"
-		"an error. FILE appears when complete, never written through a symlink.",
+		"an error. FILE appears when complete, never written through a symlink.\n"
+		"\n"
+		"Or turn trace-cmd's trace.dat (trace-cmd record -e sched; -C boot for\n"
+		"ktprof's clock) into a capture file: its scheduler, irq, softirq, IPI,\n"
+		"workqueue and power events as ktprof's records, read with libtracecmd.\n"
+		"What the trace lacks (the task on each CPU at its start, tgids) is kept\n"
+		"as the capture's options, which ktprof info shows. report, diff,\n"
+		"convert, dump, info and mcp also read a trace.dat directly.",
 	.examples =
 		"A capture file from files taken with cat in a VM:\n"
-		"$ ktprof import dump/ -o cap.ktp\n",
+		"$ ktprof import dump/ -o cap.ktp\n"
+		"A capture file from trace-cmd's recording:\n"
+		"$ trace-cmd record -C boot -e sched -e irq -e task -- make -j8\n"
+		"$ ktprof import trace.dat -o cap.ktp\n",
 	.opts = import_opts,
 };
 
@@ -207,6 +220,88 @@ static int write_capture(struct capture_writer *w, struct import_ctx *x,
 	return ret;
 }
 
+/* The lines of @text as options "lacks=LINE", for info to show. */
+static int lacks_options(const char *text, char ***out, unsigned int *n)
+{
+	char **opts = NULL, **grown;
+	size_t len;
+
+	*n = 0;
+	while (*text) {
+		len = strcspn(text, "\n");
+		grown = realloc(opts, (*n + 1) * sizeof(*opts));
+		if (!grown)
+			goto nomem;
+		opts = grown;
+		if (asprintf(&opts[*n], "lacks=%.*s", (int)len, text) < 0)
+			goto nomem;
+		(*n)++;
+		text += len + (text[len] == '\n');
+	}
+	*out = opts;
+	return 0;
+nomem:
+	while (*n)
+		free(opts[--*n]);
+	free(opts);
+	return -ENOMEM;
+}
+
+/* A trace.dat, translated, as a capture file. */
+static int import_tracedat(struct import_ctx *x)
+{
+	struct capture_meta_info info = { .recorder = "ktprof import (trace-cmd trace.dat)" };
+	struct capture_writer *w = NULL;
+	struct tracedat *td;
+	const uint8_t *buf;
+	const char *syms;
+	char **opts = NULL;
+	unsigned int i, nopts = 0;
+	uint32_t cpu;
+	size_t len, off, n;
+	int ret;
+
+	td = tracedat_open(x->dir, &x->err);
+	if (!td)
+		return x->err.code ? x->err.code : -EINVAL;
+	info.meta = tracedat_meta(td);
+	info.stop_ns = tracedat_stop_ns(td);
+	ret = lacks_options(tracedat_lacks(td), &opts, &nopts);
+	info.options = opts;
+	info.nr_options = nopts;
+	if (!ret) {
+		w = capture_writer_open(x->out, 0);
+		if (!w)
+			ret = error_set(&x->err, -errno, "%s: %s", x->out, error_str(errno));
+	}
+	if (w && !ret)
+		ret = capture_meta_write(w, &info);
+	syms = tracedat_kallsyms(td);
+	for (off = 0, len = syms ? strlen(syms) : 0; w && !ret && off < len;
+	     off += KTPC_CHUNK_MAX / 2)
+		ret = capture_writer_add(w, KTPC_KALLSYMS, 0, syms + off,
+					 len - off < KTPC_CHUNK_MAX / 2 ? len - off :
+					 KTPC_CHUNK_MAX / 2, 1);
+	for (i = 0; w && !ret && i < tracedat_nr_streams(td); i++) {
+		tracedat_stream(td, i, &cpu, &buf, &len);
+		for (off = 0; !ret && off < len; off += n) {
+			n = len - off < IMPORT_CHUNK ? len - off : IMPORT_CHUNK;
+			ret = capture_writer_add(w, KTPC_STREAM, cpu, buf + off, n, 1);
+		}
+	}
+	if (w && ret)
+		capture_writer_abort(w);
+	else if (w && (ret = capture_writer_close(w)))
+		error_set(&x->err, ret, "writing %s: %s", x->out, error_str(ret));
+	if (ret && !x->err.code)
+		error_set(&x->err, ret, "writing %s: %s", x->out, error_str(ret));
+	while (nopts)
+		free(opts[--nopts]);
+	free(opts);
+	tracedat_close(td);
+	return ret;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	struct import_ctx x = { 0 };
@@ -224,6 +319,12 @@ int cmd_import(int argc, char **argv)
 	if (optind != argc - 1 || !x.out)
 		return cmd_usage(&import_cmd, '?');
 	x.dir = argv[optind];
+	if (tracedat_probe(x.dir) == 1) {
+		ret = import_tracedat(&x);
+		if (ret)
+			cmd_error("import", "%s", error_msg(&x.err));
+		return ret ? 1 : 0;
+	}
 	x.rd = rawdir_open(x.dir, &x.err);
 	if (!x.rd) {
 		cmd_error("import", "%s", error_msg(&x.err));

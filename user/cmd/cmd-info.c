@@ -14,6 +14,7 @@
 #include "capture/capture-read.h"
 #include "capture/cgroup-table.h"
 #include "capture/cpu-stats.h"
+#include "capture/tracedat.h"
 #include "cmd/cmd.h"
 #include "decode/probe-spec.h"
 #include "decode/span-spec.h"
@@ -34,7 +35,11 @@ const struct opts info_cmd = {
 	.description =
 		"Print a capture's session, configuration, CPU topology, per-CPU record\n"
 		"counts and losses, and whether the file is complete (every chunk's\n"
-		"checksum is verified). Exit status 1 when the file is damaged.",
+		"checksum is verified). Exit status 1 when the file is damaged.\n"
+		"\n"
+		"Of a trace-cmd trace.dat, what its translation into ktprof's records\n"
+		"shows, and what the trace lacks (\"lacks\" lines): ftrace records no\n"
+		"task on each CPU at the start, no tgids, no exit codes.",
 	.examples =
 		"Check a capture for losses and damage:\n"
 		"$ ktprof info cap.ktp\n",
@@ -332,6 +337,22 @@ static int print_counts(struct model *m, struct capture_reader *r, struct error 
 	return ret;
 }
 
+/* What a trace.dat's translation could not say, a line each. */
+static void print_lacks(const char *text)
+{
+	char line[1024];
+	size_t n;
+
+	printf("input lacks\n");
+	while (*text) {
+		n = strcspn(text, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		/* The trace's own strings (its clock's name): escaped. */
+		printf("  %s\n", text_esc(line));
+		text += n + (text[n] == '\n');
+	}
+}
+
 int cmd_info(int argc, char **argv)
 {
 	Ktprof__CaptureMeta *cm = NULL;
@@ -339,6 +360,7 @@ int cmd_info(int argc, char **argv)
 	struct capture_reader *r;
 	struct error err = { 0 };
 	struct opts_parser p = { 0 };
+	struct tracedat *td;
 	struct model *model;
 	const char *path;
 	int c, ret = 0;
@@ -363,12 +385,16 @@ int cmd_info(int argc, char **argv)
 			free(buf);
 		}
 	}
-	printf("%s: %s\n", path, r ? "capture file" : "raw dump directory");
+	td = input_tracedat(model->in);
+	printf("%s: %s\n", path, r ? "capture file" : td ? "trace-cmd trace.dat (translated)" :
+	       "raw dump directory");
 	if (model->have_meta) {
 		print_session(&model->meta, cm);
 		print_sched_ext(model);
 	} else
 		printf("session           (no meta: times and configuration unknown)\n");
+	if (td)
+		print_lacks(tracedat_lacks(td));
 	if (r) {
 		print_topology(model);
 		print_cgroups(model);
