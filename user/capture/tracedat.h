@@ -1,21 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace-cmd's trace.dat as input: read with Debian's libtracecmd and
- * libtraceevent (no parser of the format here), what ftrace recorded is
- * translated into module records, one stream per CPU, in memory (time and
- * memory linear in the input), as the module would have written them:
- * sched_switch (prev_state as the kernel's own format prints it, so that
- * every kernel's encoding of preemption reads right), the wakings and
- * wakeups, migrations, fork, exec, exit and free, hard and soft irqs,
- * IPIs, work items, power:cpu_idle and cpu_frequency, a TASK record for
- * each task the first time it is named and when its name changes, and a
- * trace's missed events as loss.
- *
- * What ftrace does not record follows docs/report.md's unknown-time
- * rules: no START marks (the task on each CPU at the start is not
- * known, so a CPU's time before its first switch is unknown); a thread's
- * tgid only from what the trace shows (task:task_newtask's clone flags,
- * exec); tracedat_lacks() lists what this input lacks, for `ktprof info`.
+ * trace-cmd's trace.dat as input: what ftrace recorded, translated into
+ * module records, one stream per CPU, in memory (capture/ftrace-translate.h
+ * says how, and what a trace lacks). The translation runs in a child
+ * process: libtracecmd crashes on some damaged files (a NULL dereference
+ * in tracecmd_close() on tracecmd_open_fd()'s failure path, in Debian's
+ * 3.1.6) and prints to stderr, so the child's output is thrown away, its
+ * results come back through a pipe, and a crash, or a child that does not
+ * finish in a minute plus a second per MB, is a clear error here.
  */
 #ifndef KTPROF_TRACEDAT_H
 #define KTPROF_TRACEDAT_H
@@ -37,7 +29,8 @@ int tracedat_probe(const char *path);
 
 /*
  * Open and translate the trace.dat @path. NULL on failure with the reason
- * in @err ("FILE: truncated", "FILE: no sched_switch events").
+ * in @err ("FILE: no sched_switch events", "FILE: libtracecmd crashed
+ * reading it (signal 11): damaged?").
  */
 struct tracedat *tracedat_open(const char *path, struct error *err);
 void tracedat_close(struct tracedat *td);
