@@ -309,6 +309,7 @@ int cmd_import(int argc, char **argv)
 	struct capture_writer *w;
 	struct meta meta;
 	struct opts_parser p = { 0 };
+	struct stat st;
 	int c, ret, nstats = 0;
 
 	while ((c = opts_next(&import_cmd, &p, argc, argv)) != -1) {
@@ -319,8 +320,15 @@ int cmd_import(int argc, char **argv)
 	if (optind != argc - 1 || !x.out)
 		return cmd_usage(&import_cmd, '?');
 	x.dir = argv[optind];
-	if (tracedat_probe(x.dir) == 1) {
-		ret = import_tracedat(&x);
+	if (!stat(x.dir, &st) && !S_ISDIR(st.st_mode)) {
+		ret = tracedat_probe(x.dir);
+		if (ret == 1)
+			ret = import_tracedat(&x);
+		else if (ret)
+			error_set(&x.err, ret, "%s: %s", x.dir, error_str(ret));
+		else
+			ret = error_set(&x.err, -ERROR_FORMAT,
+					"%s: neither a raw dump directory nor a trace.dat", x.dir);
 		if (ret)
 			cmd_error("import", "%s", error_msg(&x.err));
 		return ret ? 1 : 0;
