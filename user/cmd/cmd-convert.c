@@ -39,7 +39,8 @@ const struct opts convert_cmd = {
 		"[--symfs DIR] DIR|FILE",
 	.description =
 		"Write a Perfetto trace (open it in https://ui.perfetto.dev or with\n"
-		"trace_processor) from a capture file or a raw dump directory. -p and\n"
+		"trace_processor) from a capture file, a raw dump directory or a\n"
+		"trace-cmd trace.dat. -p and\n"
 		"--comm select the thread tracks and samples; the sched view stays whole.",
 	.examples =
 		"A Perfetto trace of one process, gzip-compressed:\n"

@@ -55,7 +55,8 @@ const struct opts diff_cmd = {
 	.synopsis = "[SECTION...] [--json | --html FILE]\n"
 		"[--absolute] [--per-cpu] [filters] A B",
 	.description =
-		"Compare capture B with capture A (files or raw dump directories): every\n"
+		"Compare capture B with capture A (files, raw dump directories or\n"
+		"trace-cmd trace.dat files): every\n"
 		"figure of the report per CPU, per process and per thread (matched by\n"
 		"name: pids differ between runs), overall; distributions tested for a\n"
 		"shift (Mann-Whitney U) and for a longer or shorter tail above A's p99\n"

@@ -39,7 +39,9 @@ const struct opts dump_cmd = {
 	.description =
 		"Print every record of a capture, decoded, in global time order.\n"
 		"DIR is a raw dump directory (cpuN files taken with cat, plus meta,\n"
-		"stats and a copy of /proc/kallsyms). A probe hit (record --probe)\n"
+		"stats and a copy of /proc/kallsyms); FILE a capture file or a trace-cmd\n"
+		"trace.dat, as its translation into records (ktprof import). A probe\n"
+		"hit (record --probe)\n"
 		"is named after its probe, its arguments by their names and types.",
 	.examples =
 		"Every record, with sample stacks named:\n"

@@ -65,7 +65,9 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 	printf("  session id      %" PRIu64 "\n", m->session_id);
 	gmtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	printf("  started         %s (boottime %.6f s)\n", buf, m->clock_boot / 1e9);
+	/* A trace.dat says no wall-clock time. */
+	printf("  started         %s (boottime %.6f s)\n", m->clock_real ? buf : "?",
+	       m->clock_boot / 1e9);
 	if (cm && cm->has_stop_boottime_ns && cm->stop_boottime_ns > m->clock_boot)
 		printf("  duration        %.3f s\n",
 		       (cm->stop_boottime_ns - m->clock_boot) / 1e9);

@@ -66,7 +66,8 @@ const struct opts report_cmd = {
 	.synopsis = "[SECTION...] [--json | --html FILE] [--top N] [--from T]\n"
 		"[--to T] [-p PID]... [--tid TID]... [--comm NAME] [-C CPUS] DIR|FILE",
 	.description =
-		"Analyse a capture file or raw dump directory. SECTION is any of the\n"
+		"Analyse a capture file, a raw dump directory or a trace-cmd trace.dat\n"
+		"(ktprof import says how it is read). SECTION is any of the\n"
 		"options before --folded; without one, a summary of them all.\n"
 		"Definitions of every figure: docs/report.md. -p and --comm select\n"
 		"threads and processes; per-CPU figures stay whole. Time the capture lost\n"
