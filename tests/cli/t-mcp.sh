@@ -26,6 +26,9 @@ run mcp </dev/null
 "$GEN" -t "$TOP/tests/report/offcpu.scn" -o "$T/offcpu.ktp" || fail "gen-capture offcpu failed"
 # Probes and their spans: query_events by probe, analyze_probes.
 "$GEN" -t "$TOP/tests/report/probe-spans.scn" -o "$T/probes.ktp" || fail "gen-capture probe-spans failed"
-timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" "$T/offcpu.ktp" "$T/probes.ktp" ||
+# query_trace's known answers (tests/cli/t-sql.sh works them out).
+"$GEN" -t "$TOP/tests/report/basic.scn" -o "$T/basic.ktp" || fail "gen-capture basic failed"
+timeout 300 node "$TOP/tests/mcp/client.mjs" "$KTPROF" "$T/a.ktp" "$T/b.ktp" "$T/offcpu.ktp" "$T/probes.ktp" \
+	"$T/basic.ktp" ||
 	fail "the MCP client's session failed"
 echo ok

@@ -9,7 +9,7 @@
 // Then the errors: each a JSON-RPC error or an isError result, after which
 // the server still serves; and the end of input ends it with status 0.
 //
-// usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B
+// usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B [OFFCPU PROBES BASIC]
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -17,9 +17,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, ErrorCode, EmptyResultSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
-const [ktprof, capA, capB, capOff, capProbes] = process.argv.slice(2);
+const [ktprof, capA, capB, capOff, capProbes, capBasic] = process.argv.slice(2);
 if (!capB) {
-	console.error('usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B [OFFCPU PROBES]');
+	console.error('usage: node client.mjs KTPROF CAPTURE_A CAPTURE_B [OFFCPU PROBES BASIC]');
 	process.exit(2);
 }
 
@@ -135,7 +135,7 @@ const expected = ['load_capture', 'unload_capture', 'get_trace_summary', 'list_a
 	'analyze_preemptions', 'analyze_irqs', 'analyze_wakers', 'analyze_critical_path',
 	'analyze_offcpu', 'analyze_dsq', 'analyze_power', 'analyze_balance', 'analyze_cgroups',
 	'analyze_schedstat', 'analyze_probes', 'find_scheduling_bottlenecks',
-	'detect_outliers', 'get_profile', 'query_events', 'compare_traces'];
+	'detect_outliers', 'get_profile', 'query_events', 'query_trace', 'compare_traces'];
 assert.deepStrictEqual(tools.map((t) => t.name).sort(), [...expected].sort());
 for (const t of tools) {
 	check(t.inputSchema.type === 'object' && t.outputSchema.type === 'object', `${t.name}: schemas`);
@@ -361,6 +361,68 @@ if (capProbes) {
 	sameDocument(r.structuredContent, probesDoc, 1000, REPORT_LISTS, DEFAULT_ORDERS, 'analyze_probes');
 	check(r.structuredContent.probes.probe_spans[0].duration.count === 4, 'req: 4 spans');
 	await ok('unload_capture', { trace_id: 'pr' });
+}
+
+// query_trace: SQL over the tables (docs/sql.md), as `ktprof sql` answers.
+{
+	const sqlRows = (cap, query) => ndjson('sql', '--format', 'json', cap, query);
+	const query = async (args) => (await ok('query_trace', { trace_id: 'a', ...args })).structuredContent;
+	// The rows and columns of `ktprof sql --format json`, in its order.
+	const q1 = 'SELECT t.tid, t.comm, t.runtime_ns, percentile(w.latency_ns, 99) AS p99 FROM threads t ' +
+		'LEFT JOIN wakeups w USING (utid) GROUP BY utid ORDER BY t.runtime_ns DESC, utid LIMIT 50';
+	let s = await query({ query: q1 });
+	const want = sqlRows(capA, q1);
+	assert.deepStrictEqual(s.columns, ['tid', 'comm', 'runtime_ns', 'p99']);
+	assert.deepStrictEqual(s.rows, want.map((o) => s.columns.map((k) => o[k])));
+	check(s.row_count === want.length && s.truncated === false && s.trace_id === 'a', 'query_trace: counts');
+	// The threads' runtimes are report's.
+	const runtime = Object.fromEntries(reportA.threads.map((t) => [`${t.pid}/${t.comm}`, t.runtime_ns]));
+	for (const [tid, comm, ns] of s.rows)
+		check(runtime[`${tid}/${comm}`] === ns, `query_trace: runtime of ${tid} ${ns}, report ${runtime[`${tid}/${comm}`]}`);
+	// Capped: max_rows rows, truncated.
+	s = await query({ query: 'SELECT * FROM switches', max_rows: 7 });
+	check(s.rows.length === 7 && s.row_count === 7 && s.truncated === true, 'query_trace: cut at max_rows 7');
+	check(s.columns[0] === 'ts' || s.columns.length > 3, 'query_trace: switches columns');
+	s = await query({ query: 'SELECT count(*) AS n FROM switches' });
+	check(s.rows[0][0] === sqlRows(capA, 'SELECT count(*) AS n FROM switches')[0].n, 'query_trace: count');
+	// Read-only: writes, ATTACH and PRAGMA refused; one statement a call.
+	for (const q of ['DELETE FROM threads', 'CREATE TABLE x (a)', "ATTACH DATABASE '/tmp/x.db' AS x",
+		'PRAGMA writable_schema = 1', 'INSERT INTO threads SELECT * FROM threads'])
+		await toolError('query_trace', { trace_id: 'a', query: q }, /refused: a query may only read/);
+	await toolError('query_trace', { trace_id: 'a', query: 'SELECT 1; DROP TABLE threads' },
+		/one statement a call; another follows the first at 'DROP TABLE threads'/);
+	await toolError('query_trace', { trace_id: 'a', query: '-- nothing' }, /no statement/);
+	await toolError('query_trace', { trace_id: 'a', query: 'SELECT nosuch FROM threads' },
+		/SQL error: no such column: nosuch/);
+	// A runaway recursive CTE is stopped at its deadline, and the server goes on.
+	const t0 = Date.now();
+	await toolError('query_trace', { trace_id: 'a', timeout_ms: 300,
+		query: 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r' },
+	/ran out of time \(timeout_ms 300\)/);
+	check(Date.now() - t0 < 5000, `query_trace: the timeout took ${Date.now() - t0} ms`);
+	await toolError('query_trace', { trace_id: 'a', query: 'SELECT 1', max_rows: 100001 },
+		/max_rows: from 1 to 100000/);
+	await toolError('query_trace', { trace_id: 'a', query: 'SELECT 1', timeout_ms: 60001 },
+		/timeout_ms: from 1 to 60000/);
+	await toolError('query_trace', { trace_id: 'a' }, /query is missing/);
+	// basic.scn's known answers (tests/cli/t-sql.sh works them out), the
+	// database built again for another trace, then for the first.
+	if (capBasic) {
+		await ok('load_capture', { path: capBasic, trace_id: 'basic' });
+		const b = async (q) => (await ok('query_trace', { trace_id: 'basic', query: q })).structuredContent.rows;
+		assert.deepStrictEqual(await b('SELECT tid, runtime_ns, switches, involuntary_switches FROM threads ORDER BY tid'),
+			[[100, 8400, 2, 1], [101, 600, 1, 0], [200, 5800, 3, 1]]);
+		assert.deepStrictEqual(await b('SELECT p.tgid, p.comm, percentile(w.latency_ns, 99) FROM wakeups w ' +
+			'JOIN threads t USING (utid) JOIN processes p USING (upid) GROUP BY upid ORDER BY p.tgid'),
+		[[100, 'a', 500], [200, 'b', 400]]);
+		assert.deepStrictEqual(await b('SELECT cpu, kind, id, name, dur FROM irqs'), [[1, 'hardirq', 24, 'virtio0', 200]]);
+		checks += 3;
+		s = await query({ query: 'SELECT count(*) FROM threads' });
+		check(s.rows[0][0] === sqlRows(capA, "SELECT count(*) AS n FROM threads")[0].n, "query_trace: a again");
+		assert.deepStrictEqual(await b('SELECT count(*) FROM wakeups'), [[4]]);
+		checks++;
+		await ok('unload_capture', { trace_id: 'basic' });
+	}
 }
 
 // compare_traces against `ktprof diff --json`.

@@ -436,6 +436,28 @@ UNIT_TEST(known_answers)
 	CHECK_EQ(int_at(doc, "returned"), 4);
 	json_object_put(doc);
 
+	/* query_trace: a's runtime (t-sql.sh works it out), p99 wakeup latency per process. */
+	doc = tool_ok(s, "query_trace", "{\"query\":\"SELECT tid, runtime_ns FROM threads ORDER BY tid\"}");
+	CHECK_EQ(int_at(doc, "row_count"), 3);
+	CHECK_STR(str_at(doc, "columns.1"), "runtime_ns");
+	CHECK_EQ(int_at(doc, "rows.0.1"), 8400);
+	CHECK_EQ(int_at(doc, "rows.2.0"), 200);
+	CHECK(!json_object_get_boolean(at(doc, "truncated")));
+	json_object_put(doc);
+	doc = tool_ok(s, "query_trace", "{\"query\":\"SELECT p.comm, percentile(w.latency_ns, 99), "
+		      "NULL, 0.5 FROM wakeups w JOIN threads USING (utid) JOIN processes p USING (upid) "
+		      "GROUP BY upid ORDER BY p.tgid\", \"max_rows\": 1}");
+	CHECK_EQ(int_at(doc, "row_count"), 1);
+	CHECK_STR(str_at(doc, "rows.0.0"), "a");
+	CHECK_EQ(int_at(doc, "rows.0.1"), 500);
+	CHECK(at(doc, "rows.0.2") == NULL && json_object_array_length(at(doc, "rows.0")) == 4);
+	CHECK(json_object_get_boolean(at(doc, "truncated")));
+	json_object_put(doc);
+	tool_error(s, "query_trace", "{\"query\":\"DELETE FROM threads\"}", "may only read");
+	tool_error(s, "query_trace", "{\"query\":\"SELECT 1; SELECT 2\"}", "one statement");
+	tool_error(s, "query_trace", "{\"query\":\"WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL "
+		   "SELECT x + 1 FROM r) SELECT count(*) FROM r\", \"timeout_ms\": 50}", "out of time");
+
 	/* The capture against itself: the same figures, no change. */
 	snprintf(args, sizeof(args), "{\"a\":\"%s\",\"b\":\"%s\"}", id, id);
 	doc = tool_ok(s, "compare_traces", args);

@@ -26,8 +26,8 @@ const struct opts mcp_cmd = {
 		"one message per line. An MCP client starts it; it ends at the end of its\n"
 		"input. Tools: load_capture, get_trace_summary, run_all_analyzers, the\n"
 		"analyze_* tools, find_scheduling_bottlenecks, detect_outliers, get_profile,\n"
-		"query_events, compare_traces (docs/mcp.md). Register it with a client as\n"
-		"the command `ktprof mcp`.",
+		"query_events, query_trace (SQL), compare_traces (docs/mcp.md). Register\n"
+		"it with a client as the command `ktprof mcp`.",
 	.examples =
 		"Try it by hand (an MCP client normally starts it):\n"
 		"$ echo '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}' | ktprof mcp\n",

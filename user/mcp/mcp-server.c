@@ -20,7 +20,8 @@ static const char instructions[] =
 	"get_trace_summary, run_all_analyzers or one analyze_* tool. Times in results are "
 	"nanoseconds (fields end in _ns); from/to arguments are times from the capture's "
 	"start with a unit (500ms, 2s). Long lists are cut at limit, largest first; "
-	"list_totals gives their full lengths. compare_traces compares two loaded traces.";
+	"list_totals gives their full lengths. compare_traces compares two loaded traces; "
+	"query_trace answers a read-only SQL query over the trace's tables.";
 
 struct mcp_server {
 	int initialized;		/* initialize answered */

@@ -14,6 +14,7 @@
 #include "mcp/mcp-capture.h"
 #include "mcp/mcp-events.h"
 #include "mcp/mcp-report.h"
+#include "mcp/mcp-sql.h"
 #include "report/json-build.h"
 #include "report/findings.h"
 #include "report/render.h"
@@ -168,6 +169,24 @@ static const struct mcp_arg arg_cursor = {
 	.description = "the next_cursor of the previous page", .max_len = 80,
 };
 
+static const struct mcp_arg arg_query = {
+	.name = "query", .type = MCP_ARG_STRING,
+	.description = "one SQL statement (SQLite) that only reads: SELECT or WITH, over the "
+	"tables of docs/sql.md; a second statement is refused",
+	.max_len = 65536, .required = 1,
+};
+static const struct mcp_arg arg_max_rows = {
+	.name = "max_rows", .type = MCP_ARG_INT,
+	.description = "rows answered at most (default 1000); truncated says when more matched",
+	.min = 1, .max = MCP_SQL_ROWS_MAX,
+};
+static const struct mcp_arg arg_timeout_ms = {
+	.name = "timeout_ms", .type = MCP_ARG_INT,
+	.description = "the query is stopped, and fails, after this many milliseconds (default "
+	"10000)",
+	.min = 1, .max = MCP_SQL_TIMEOUT_MAX,
+};
+
 #define FILTERS &arg_from, &arg_to, &arg_pid, &arg_tid, &arg_comm, &arg_cgroup, &arg_cpus
 
 static const struct mcp_arg *const args_none[] = { NULL };
@@ -194,6 +213,9 @@ static const struct mcp_arg *const args_profile[] = {
 static const struct mcp_arg *const args_events[] = {
 	&arg_trace, &arg_from, &arg_to, &arg_event_cpu, &arg_event_pid, &arg_event_types,
 	&arg_event_probe, &arg_event_limit, &arg_cursor, NULL
+};
+static const struct mcp_arg *const args_sql[] = {
+	&arg_trace, &arg_query, &arg_max_rows, &arg_timeout_ms, NULL
 };
 static const struct mcp_arg *const args_compare[] = {
 	&arg_a, &arg_b, &arg_limit, FILTERS, &arg_absolute, &arg_per_cpu, NULL
@@ -234,6 +256,17 @@ static const struct mcp_tool tail[] = {
 	  "window, CPU, pid, type and probe, a page at a time: pass next_cursor back for the "
 	  "next.",
 	  args_events, 0, 0, 0, NULL, mcp_events_query, mcp_events_schema, NULL },
+	{ "query_trace", "Query a trace with SQL",
+	  "One read-only SQL statement (SQLite) over the capture's tables: captures, cpus, "
+	  "processes, threads (utid, upid: model indices; a reused pid is two threads), "
+	  "slices, thread_states, switches, wakeups (latency_ns), runqueue_waits, migrations, "
+	  "irqs, gaps, samples, stack_frames, probe_hits, markers, scx_dsq; times in ns "
+	  "(CLOCK_BOOTTIME; durations *_ns). percentile(x, p) is report's nearest-rank "
+	  "percentile. PRAGMA table_info('threads') lists a table's columns (docs/sql.md "
+	  "describes them all). Answers columns, rows (arrays), row_count and truncated "
+	  "(cut at max_rows). The first query of a trace builds its database (about "
+	  "2M records a second).",
+	  args_sql, 0, 0, 0, NULL, mcp_sql_query, mcp_sql_schema, NULL },
 	{ "compare_traces", "Compare two traces",
 	  "ktprof diff of two loaded traces: every figure per CPU, process and thread (matched "
 	  "by name) and each thread's critical path by cause, distributions tested for a real "

@@ -122,6 +122,7 @@ static void trace_free(struct mcp_trace *tr)
 	if (tr->other)
 		report_free(tr->other->r);
 	free(tr->other);
+	table_db_free(tr->db);
 	free(tr);
 }
 
@@ -250,6 +251,35 @@ const struct report *mcp_traces_report(struct mcp_trace *tr, const struct report
 	free(tr->other);
 	tr->other = run;
 	return run->r;
+}
+
+struct table_db *mcp_traces_db(struct mcp_traces *t, struct mcp_trace *tr, struct error *err)
+{
+	struct table_fill_config cfg = { .symbols = 1 };
+	unsigned int i;
+	int ret;
+
+	if (mcp_traces_check(tr, err))
+		return NULL;
+	if (tr->db)
+		return tr->db;
+	for (i = 0; i < t->n; i++) {
+		table_db_free(t->v[i]->db);
+		t->v[i]->db = NULL;
+	}
+	tr->db = table_db_new(err);
+	if (!tr->db)
+		return NULL;
+	/* A capture cut short is queried as far as it reads, as it is analysed. */
+	ret = table_db_load(tr->db, tr->path, &cfg, err);
+	if (ret < 0) {
+		table_db_free(tr->db);
+		tr->db = NULL;
+		return NULL;
+	}
+	snprintf(tr->db_problem, sizeof(tr->db_problem), "%s", ret ? error_msg(err) : "");
+	*err = (struct error){ 0 };
+	return tr->db;
 }
 
 void mcp_traces_fini(struct mcp_traces *t)

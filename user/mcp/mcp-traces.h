@@ -6,7 +6,9 @@
  * thresholds analyses the file again with them, and the trace keeps that
  * report too, for the next call with the same settings. Memory is bounded:
  * at most MCP_TRACES_MAX traces of two reports each, and a report's size
- * follows threads, CPUs and histogram buckets, not records.
+ * follows threads, CPUs and histogram buckets, not records. query_trace's
+ * SQL database of a trace's tables (tables/table-db.h), whose size follows
+ * records, is kept for one trace at a time.
  */
 #ifndef KTPROF_MCP_TRACES_H
 #define KTPROF_MCP_TRACES_H
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "report/report.h"
+#include "tables/table-db.h"
 
 #define MCP_TRACES_MAX 8
 #define MCP_TRACE_ID_MAX 64
@@ -34,6 +37,8 @@ struct mcp_trace {
 	uint64_t fingerprint;		/* a directory's entries as loaded */
 	struct report *base;		/* the whole capture, default settings */
 	struct mcp_trace_run *other;	/* the last call's with other settings */
+	struct table_db *db;		/* query_trace's tables; NULL: not built */
+	char db_problem[ERROR_MSG_MAX];	/* where the capture ended early, or "" */
 };
 
 struct mcp_traces {
@@ -68,6 +73,14 @@ struct mcp_trace *mcp_traces_find(struct mcp_traces *t, const char *id, struct e
  */
 const struct report *mcp_traces_report(struct mcp_trace *tr, const struct report_config *cfg,
 				       struct error *err);
+
+/*
+ * The SQL database of @tr's tables, built on first use (the whole capture,
+ * stack frames named); another trace's is freed first, so that one
+ * database at most is held. NULL with the reason in @err, e.g. when the
+ * file changed since it was loaded.
+ */
+struct table_db *mcp_traces_db(struct mcp_traces *t, struct mcp_trace *tr, struct error *err);
 
 /* 0 if @tr's file is as it was loaded, else -ESTALE with why in @err. */
 int mcp_traces_check(const struct mcp_trace *tr, struct error *err);
