@@ -67,6 +67,14 @@ expect 0 "" convert -o "$T/t.pftrace" "$FIX"
 expect 0 "" dump "$FIX"
 [ "$(echo "$out" | grep -c ' sched_switch ')" = 294 ] || fail "dump: not the trace's 294 switches"
 expect 2 "" import "$FIX"
+# mcp loads one as it loads a capture (JSON-RPC by hand: tests/mcp is the SDK's).
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+	'{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"load_capture\",\"arguments\":{\"path\":\"$FIX\"}}}" \
+	>"$T/mcp.in"
+run mcp <"$T/mcp.in"
+echo "$out" | grep -q 'as trace .sched-6.12.dat.: 465 events on 2 CPUs over 142 ms' ||
+	fail "mcp does not load the trace.dat: $out"
 
 # Bad input, through the ASan build. libtracecmd leaks on its own failure
 # paths (tracecmd_alloc_fd()'s tep): not ours to report.
