@@ -9,8 +9,9 @@
  * -t FILE, the capture script FILE (tests/lib/script.h).
  *
  * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S | -t FILE)
- *                    (-o FILE [-u] | -d DIR)
- * -u stores the chunks uncompressed (fuzz corpora).
+ *                    [-i SESSION_ID] (-o FILE [-u] | -d DIR)
+ * -u stores the chunks uncompressed (fuzz corpora); -i sets the session id
+ * (default 0x5e5510), which names the capture in ktprof export's files.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -240,7 +241,7 @@ int main(int argc, char **argv)
 	int opt, ret = 0, scenario = 0, stored = 0;
 
 	rng_state = 88172645463325252ull;
-	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:u")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:ui:")) != -1) {
 		switch (opt) {
 		case 'S': scenario = 1; break;
 		case 't': script_path = optarg; break;
@@ -251,6 +252,7 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'd': dir = optarg; break;
 		case 'u': stored = 1; break;
+		case 'i': m.session_id = strtoull(optarg, NULL, 0); break;
 		default: goto usage;
 		}
 	}
@@ -375,6 +377,6 @@ int main(int argc, char **argv)
 	free(cpus);
 	return 0;
 usage:
-	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) (-o FILE [-u] | -d DIR)\n");
+	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) [-i SESSION_ID] (-o FILE [-u] | -d DIR)\n");
 	return 2;
 }
