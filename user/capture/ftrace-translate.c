@@ -949,11 +949,15 @@ static int make_lacks(struct ftrace_translate *td)
 	for (i = 0; !ret && i < td->nr_tasks; i++)
 		unknown_tgid += td->tasks[i].described && !td->tasks[i].tgid_known;
 	if (!ret)
-		ret = lack(td, "tgids: trace-cmd 3.1.6 records none; %llu of %u tasks counted as their own process (a thread's process is known from task:task_newtask%s, or exec)",
+		ret = lack(td, "tgids: trace-cmd 3.1.6 records none; %llu of %u tasks counted as their own process (a thread's process is known from task:task_newtask%s or an exec)",
 			   (unsigned long long)unknown_tgid, td->nr_tasks,
-			   td->ev[TD_NEWTASK].ev ? "" : ", not recorded");
+			   td->ev[TD_NEWTASK].ev ? "" : " (not in this trace)");
 	if (!ret)
 		ret = lack(td, "exit codes, task snapshot, stacks and samples: not in ftrace's events");
+	if (!ret)
+		ret = lack(td, "kernel threads: known as such only when kthreadd forks them in the trace");
+	if (!ret)
+		ret = lack(td, "x86 system vectors (irq_vectors:*): not translated; hardirq time is irq:irq_handler_* only");
 	for (i = 0; !ret && i < sizeof(groups) / sizeof(groups[0]); i++)
 		if (!td->ev[groups[i].k].ev)
 			ret = lack(td, "%s: not recorded", groups[i].what);

@@ -1,23 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The translation of trace-cmd's trace.dat (capture/tracedat.h runs it in
- * a child process, which libtracecmd may crash on damaged input): read
- * with Debian's libtracecmd and libtraceevent (no parser of the format
- * here), what ftrace recorded is
- * translated into module records, one stream per CPU, in memory (time and
- * memory linear in the input), as the module would have written them:
- * sched_switch (prev_state as the kernel's own format prints it, so that
- * every kernel's encoding of preemption reads right), the wakings and
- * wakeups, migrations, fork, exec, exit and free, hard and soft irqs,
- * IPIs, work items, power:cpu_idle and cpu_frequency, a TASK record for
- * each task the first time it is named and when its name changes, and a
- * trace's missed events as loss.
+ * The translation of trace-cmd's trace.dat into module records
+ * (capture/tracedat.h runs it in a child process: libtracecmd may crash
+ * on damaged input). Read with Debian's libtracecmd and libtraceevent (no
+ * parser of the format here), what ftrace recorded becomes module
+ * records, one stream per CPU, in memory (time and memory linear in the
+ * input), as the module would have written them: sched_switch (prev_state
+ * as the kernel's own format prints it, so that every kernel's encoding
+ * of preemption reads right), the wakings and wakeups, migrations, fork,
+ * exec, exit and free, hard and soft irqs, IPIs, work items,
+ * power:cpu_idle and cpu_frequency, a TASK record for each task the first
+ * time it is named and when its name changes, and a trace's missed events
+ * as loss.
  *
  * What ftrace does not record follows docs/report.md's unknown-time
- * rules: no START marks (the task on each CPU at the start is not
- * known, so a CPU's time before its first switch is unknown); a thread's
- * tgid only from what the trace shows (task:task_newtask's clone flags,
- * exec); ftrace_translate_lacks() lists what this input lacks, for `ktprof info`.
+ * rules: no START marks (the task on each CPU at the start is not known,
+ * so a CPU's time before its first switch is unknown); a thread's tgid
+ * only from what the trace shows (task:task_newtask's clone flags, exec);
+ * ftrace_translate_lacks() lists what the input lacks, for `ktprof info`.
  */
 #ifndef KTPROF_FTRACE_TRANSLATE_H
 #define KTPROF_FTRACE_TRANSLATE_H
