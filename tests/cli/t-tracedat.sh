@@ -126,6 +126,24 @@ for f in d1 d2; do
 	check 1 "$f.dat: libtracecmd (crashed|failed) reading it" report "$T/$f.dat"
 	check 1 "$f.dat: libtracecmd" info "$T/$f.dat"
 done
+# 40 more, at random (a fixed seed): each read or refused, nothing else.
+/usr/bin/python3 - "$FIX" "$T/r" <<'PY'
+import random, sys
+src = open(sys.argv[1], "rb").read()
+rng = random.Random(31)
+for i in range(40):
+    b = bytearray(src)
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    open("%s%02d.dat" % (sys.argv[2], i), "wb").write(b)
+PY
+for f in "$T"/r[0-9][0-9].dat; do
+	run report "$f"
+	[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "report of a damaged trace: exit $rc: $err"
+	[ "$rc" = 0 ] || echo "$err" | grep -q "^ktprof report: $f: " || fail "no clear message: $err"
+	! echo "$err" | grep -Eq 'runtime error|AddressSanitizer|LeakSanitizer' ||
+		fail "ktprof report $f: sanitizer report: $err"
+done
 # A trace.dat's magic and nothing else readable.
 printf '\027\010\104tracing6\0garbage' >"$T/magic.dat"
 check 1 'magic.dat: libtracecmd' report "$T/magic.dat"
