@@ -159,5 +159,14 @@ if [ ! -e "$mcp/node_modules/.package-lock.json" ] ||
 	say "installing the MCP SDK (npm ci in tests/mcp)"
 	npm ci --prefix "$mcp" --no-audit --no-fund --loglevel=error >&2
 fi
+# ktprof export's files read by DuckDB (tests/cli/t-export-duckdb.sh): its
+# Node API, the version tests/duckdb/package-lock.json pins (a prebuilt
+# binding for linux-x64), into tests/duckdb/node_modules.
+duck=$top/tests/duckdb
+if [ ! -e "$duck/node_modules/.package-lock.json" ] ||
+   [ "$duck/package-lock.json" -nt "$duck/node_modules/.package-lock.json" ]; then
+	say "installing DuckDB's Node API (npm ci in tests/duckdb)"
+	npm ci --prefix "$duck" --no-audit --no-fund --loglevel=error >&2
+fi
 
 say "ok (6.12 test kernel: $rel)"
