@@ -80,6 +80,23 @@ static const struct {
 	[TD_FREQ] = { "power", "cpu_frequency", { "state", "cpu_id" } },
 };
 
+/*
+ * x86's system vectors (irq_vectors:*), hardirqs without an irq number,
+ * named as the module names them (kmod/probes.c): @irq is
+ * KTP_IRQ_VECTOR_BASE + the vector.
+ */
+static const struct { const char *event, *name; } td_vectors[] = {
+	{ "local_timer", "timer" }, { "reschedule", "reschedule" },
+	{ "call_function", "call_function" },
+	{ "call_function_single", "call_function_single" },
+	{ "irq_work", "irq_work" }, { "x86_platform_ipi", "platform_ipi" },
+	{ "error_apic", "error_apic" }, { "spurious_apic", "spurious_apic" },
+	{ "thermal_apic", "thermal_apic" }, { "threshold_apic", "threshold_apic" },
+	{ "deferred_error_apic", "deferred_error_apic" },
+};
+#define TD_NR_VECTORS (sizeof(td_vectors) / sizeof(td_vectors[0]))
+/* kind_by_id holds a vector's entry as TD_NR + 2 * i, its exit + 1. */
+
 /* What a task's records need. */
 struct td_task {
 	uint32_t pid, tgid, ppid;
@@ -109,6 +126,8 @@ struct ftrace_translate {
 	struct { struct tep_event *ev; struct tep_format_field *f[TD_MAX_FIELDS]; uint64_t n; }
 		ev[TD_NR];
 	struct u64_map kind_by_id;	/* event id -> kind + 1 */
+	struct tep_format_field *vector[TD_NR_VECTORS][2];	/* "vector" fields */
+	unsigned int nr_vector_events;
 	struct td_task *tasks;
 	uint32_t nr_tasks, cap_tasks;
 	struct u64_map task_by_pid;	/* pid -> index + 1 */
@@ -615,6 +634,38 @@ static int on_irq(struct ftrace_translate *td, enum td_kind k, struct tep_record
 	return emit(td, cpu, ts, &i, KTP_REC_IRQ_ENTRY, 0, sizeof(i));
 }
 
+/* A system vector's entry or exit: its name once, then the record. */
+static int on_vector(struct ftrace_translate *td, unsigned int i, int exit,
+		     struct tep_record *r, uint32_t cpu, uint64_t ts)
+{
+	uint8_t buf[sizeof(struct ktp_irq_name) + KTP_IRQ_NAME_MAX + 4] = { 0 };
+	struct ktp_irq_name *n = (struct ktp_irq_name *)buf;
+	struct ktp_irq irq = { 0 };
+	size_t len = strlen(td_vectors[i].name);
+	uint64_t v;
+	int ret;
+
+	if (field_num(r, td->vector[i][exit], &v) || v >= KTP_IRQ_NR_VECTORS) {
+		td->bad_fields++;
+		return 0;
+	}
+	irq.irq = KTP_IRQ_VECTOR_BASE + v;
+	if (!exit && !u64_map_get(&td->irq_names, irq.irq)) {
+		char *copy = strdup(td_vectors[i].name);
+
+		if (!copy || u64_map_put(&td->irq_names, irq.irq, copy)) {
+			free(copy);
+			return -ENOMEM;
+		}
+		n->irq = irq.irq;
+		memcpy(n->name, td_vectors[i].name, len);
+		ret = emit(td, cpu, ts, n, KTP_REC_IRQ_NAME, 0, (sizeof(*n) + len + 1 + 3) & ~(size_t)3);
+		if (ret)
+			return ret;
+	}
+	return emit(td, cpu, ts, &irq, exit ? KTP_REC_IRQ_EXIT : KTP_REC_IRQ_ENTRY, 0, sizeof(irq));
+}
+
 static int on_softirq(struct ftrace_translate *td, enum td_kind k, struct tep_record *r, uint32_t cpu,
 		      uint64_t ts)
 {
@@ -805,8 +856,13 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *r, int cp
 	v = u64_map_get(&td->kind_by_id, (uint64_t)tep_data_type(td->tep, r));
 	if (!v)
 		return 0;
-	td->ev[(uintptr_t)v - 1].n++;
-	ret = take(td, (enum td_kind)((uintptr_t)v - 1), r, cpu, r->ts);
+	if ((uintptr_t)v - 1 >= TD_NR) {
+		ret = on_vector(td, ((uintptr_t)v - 1 - TD_NR) / 2, ((uintptr_t)v - 1 - TD_NR) % 2,
+				r, cpu, r->ts);
+	} else {
+		td->ev[(uintptr_t)v - 1].n++;
+		ret = take(td, (enum td_kind)((uintptr_t)v - 1), r, cpu, r->ts);
+	}
 	if (!ret)
 		return 0;
 fail:
@@ -831,6 +887,23 @@ static int take_events(struct ftrace_translate *td)
 			td->ev[k].f[i] = tep_find_field(ev, td_events[k].fields[i]);
 		if (u64_map_put(&td->kind_by_id, (uint64_t)ev->id, (void *)(uintptr_t)(k + 1)))
 			return -ENOMEM;
+	}
+	for (k = 0; k < TD_NR_VECTORS; k++) {
+		for (i = 0; i < 2; i++) {
+			char name[64];
+			struct tep_event *ev;
+
+			snprintf(name, sizeof(name), "%s_%s", td_vectors[k].event,
+				 i ? "exit" : "entry");
+			ev = tep_find_event_by_name(td->tep, "irq_vectors", name);
+			if (!ev)
+				continue;
+			td->vector[k][i] = tep_find_field(ev, "vector");
+			td->nr_vector_events++;
+			if (u64_map_put(&td->kind_by_id, (uint64_t)ev->id,
+					(void *)(uintptr_t)(TD_NR + 2 * k + i + 1)))
+				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -956,8 +1029,8 @@ static int make_lacks(struct ftrace_translate *td)
 		ret = lack(td, "exit codes, task snapshot, stacks and samples: not in ftrace's events");
 	if (!ret)
 		ret = lack(td, "kernel threads: known as such only when kthreadd forks them in the trace");
-	if (!ret)
-		ret = lack(td, "x86 system vectors (irq_vectors:*): not translated; hardirq time is irq:irq_handler_* only");
+	if (!ret && !td->nr_vector_events && strstr(td->meta.machine, "86"))
+		ret = lack(td, "irq_vectors:* (x86's system vectors: the timer, IPIs): not recorded; hardirq time is irq:irq_handler_* only");
 	for (i = 0; !ret && i < sizeof(groups) / sizeof(groups[0]); i++)
 		if (!td->ev[groups[i].k].ev)
 			ret = lack(td, "%s: not recorded", groups[i].what);
@@ -1037,7 +1110,7 @@ static void make_meta(struct ftrace_translate *td)
 	m->subbuf_size = TD_SUBBUF;
 	if (td->ev[TD_SWITCH].ev)
 		m->events |= KTP_EV_SCHED;
-	if (td->ev[TD_IRQ_ENTRY].ev)
+	if (td->ev[TD_IRQ_ENTRY].ev || td->nr_vector_events)
 		m->events |= KTP_EV_IRQ;
 	if (td->ev[TD_SOFTIRQ_ENTRY].ev)
 		m->events |= KTP_EV_SOFTIRQ;
@@ -1153,15 +1226,16 @@ struct ftrace_translate *ftrace_translate_open(const char *path, struct error *e
 		error_set(err, -ERROR_FORMAT, "%s: no sched_switch events in this trace", path);
 		goto fail;
 	}
-	if (!ret)
+	if (!ret) {
+		make_meta(td);
 		ret = make_kallsyms(td);
+	}
 	if (!ret)
 		ret = make_lacks(td);
 	if (ret) {
 		error_set(err, ret, NULL);
 		goto fail;
 	}
-	make_meta(td);
 	return td;
 fail:
 	ftrace_translate_close(td);
