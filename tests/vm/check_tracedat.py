@@ -7,7 +7,9 @@ before trace-cmd enables its events to after it disables them, and the
 workload's main thread (trace-cmd's child, exec'd) was born before.
 
 Counts must be equal: voluntary and involuntary switches, wakeup and
-runqueue latencies. Times cannot be compared within a fixed tolerance:
+runqueue latencies (the test has a task switch on every CPU before the
+workload begins: a CPU's time before its first switch in a trace is
+unknown, and latencies that overlap it are left out). Times cannot be compared within a fixed tolerance:
 both tracers read the clock in the same tracepoint call, one after the
 other, and under TCG the vCPU can be handed over between the two readings
 (hundreds of microseconds seen, as vm/report's check_perf_sched.py says).

@@ -116,10 +116,8 @@ struct td_cpu {
 };
 
 struct ftrace_translate {
-	char *path;
 	struct tracecmd_input *handle;
 	struct tep_handle *tep;
-	struct error *err;
 	int ret;
 	unsigned int nr_cpus;
 	struct td_cpu *cpus;
@@ -485,8 +483,10 @@ static int on_fork(struct ftrace_translate *td, struct tep_record *r, uint32_t c
 	ret = name_task(td, cpu, ts, ppid, pcomm, UINT64_MAX);
 	if (ret)
 		return ret;
-	child = task_get(td, cpid);
-	parent = ppid ? task_get(td, ppid) : NULL;	/* (task_get may move tasks) */
+	/* Both made before either is held: task_get() may move the tasks. */
+	if (!task_get(td, cpid))
+		return -ENOMEM;
+	parent = ppid ? task_get(td, ppid) : NULL;
 	child = task_get(td, cpid);
 	if (!child || (ppid && !parent))
 		return -ENOMEM;
@@ -843,13 +843,17 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *r, int cp
 		td->first_ts = r->ts;
 	if (r->ts > td->last_ts)
 		td->last_ts = r->ts;
-	/* Events the ring buffer dropped before this one (-1: how many unknown). */
-	if (r->missed_events && td->cpus[cpu].used) {
-		w = &td->cpus[cpu].w;
+	/*
+	 * Events the ring buffer dropped before this one (-1: how many
+	 * unknown): a sub-buffer header says so, as the module's would. Before
+	 * the CPU's first record, its stream's first header says it.
+	 */
+	if (r->missed_events) {
+		w = stream(td, cpu, r->ts);
 		stream_writer_drop(w, r->missed_events > 0 ? (uint64_t)r->missed_events : 1);
 		td->missed += r->missed_events > 0 ? (uint64_t)r->missed_events : 0;
 		td->missed_unknown += r->missed_events < 0;
-		ret = stream_writer_subbuf(w);
+		ret = w->subbuf_used ? stream_writer_subbuf(w) : 0;
 		if (ret)
 			goto fail;
 	}
@@ -1165,12 +1169,10 @@ struct ftrace_translate *ftrace_translate_open(const char *path, struct error *e
 	int fd, tfd, ret;
 
 	td = calloc(1, sizeof(*td));
-	if (!td || !(td->path = strdup(path))) {
-		free(td);
+	if (!td) {
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
-	td->err = err;
 	trace_seq_init(&td->seq);
 	u64_map_init(&td->kind_by_id);
 	u64_map_init(&td->task_by_pid);
@@ -1268,7 +1270,6 @@ void ftrace_translate_close(struct ftrace_translate *td)
 	free(td->kallsyms);
 	free(td->lacks);
 	free(td->stream_cpus);
-	free(td->path);
 	free(td);
 }
 
