@@ -63,7 +63,7 @@ echo "$out" | grep -q 'recorded by     ktprof import (trace-cmd trace.dat)' || f
 echo "$out" | grep -q 'option          lacks=START marks' || fail "the import lost what the trace lacks: $out"
 expect 0 "" diff "$FIX" "$T/imp.ktp"
 expect 0 "" convert -o "$T/t.pftrace" "$FIX"
-[ -s "$T/t.pftrace" ] || fail "convert wrote nothing"
+"$TOP/tests/lib/validate-trace.sh" "$T/t.pftrace" >&2 || fail "convert's trace is not valid"
 expect 0 "" dump "$FIX"
 [ "$(echo "$out" | grep -c ' sched_switch ')" = 294 ] || fail "dump: not the trace's 294 switches"
 expect 2 "" import "$FIX"
