@@ -6,7 +6,9 @@
 #         (every section, JSON) on 0.9M and 10M records: records/s, RSS;
 #         ktprof diff of two 10M-record captures; ktprof mcp as its client
 #         (the MCP SDK) sees it: load_capture and run_all_analyzers of the
-#         0.9M-record capture (tests/mcp/bench.mjs)
+#         0.9M-record capture (tests/mcp/bench.mjs); ktprof sql --db
+#         building its database, ktprof export as CSV and as NDJSON, of
+#         1M and 10M records: records/s, peak RSS, output size
 #   VM    (Debian 6.12, instruction-counted time, see
 #         ../shared/design/MEASURING.md) on 1 vCPU, the same scheduler
 #         tracepoints traced by ftrace, perf record and ktprof on a
@@ -143,6 +145,29 @@ echo "== ktprof mcp over stdio, as the MCP SDK client sees it (host, synthetic c
 "$top/build/tools/gen-capture" -n 900000 -c 4 -o "$syn/syn.ktp"
 node "$top/tests/mcp/bench.mjs" "$KTPROF" "$syn/syn.ktp" 5
 rm -f "$syn"/*
+echo
+echo "== ktprof sql --db (the SQLite database built and written) and ktprof export (host, one core, synthetic captures of 4 CPUs)"
+printf '%-20s %12s %10s %9s %12s %12s\n' command records seconds rec/s "peak RSS" output
+for n in 1000000 10000000; do
+	"$top/build/tools/gen-capture" -n "$n" -c 4 -o "$syn/syn.ktp"
+	records=$(capture_records "$syn/syn.ktp")
+	for cmd in sql export export-ndjson; do
+		case $cmd in
+		sql) args=(sql --db "$syn/out.sqlite") ;;
+		export) args=(export -o "$syn/out") ;;
+		export-ndjson) args=(export --format ndjson -o "$syn/out") ;;
+		esac
+		/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" "${args[@]}" "$syn/syn.ktp" \
+			>/dev/null 2>&1
+		read -r secs rss <"$out/time"
+		bytes=$(du -sb "$syn"/out* | awk '{ n += $1 } END { print n + 0 }')
+		awk -v c="$cmd" -v r="$records" -v s="$secs" -v m="$rss" -v b="$bytes" 'BEGIN {
+			printf "%-20s %12d %10.2f %9.2fM %9.1f MB %9.1f MB\n", c, r, s,
+				r / (s > 0 ? s : 0.01) / 1e6, m / 1024, b / 1048576 }'
+		rm -rf "$syn"/out*
+	done
+	rm -f "$syn"/*
+done
 [ "${1:-}" != --host-only ] || exit 0
 
 echo
