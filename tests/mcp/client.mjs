@@ -383,6 +383,16 @@ if (capProbes) {
 	s = await query({ query: 'SELECT * FROM switches', max_rows: 7 });
 	check(s.rows.length === 7 && s.row_count === 7 && s.truncated === true, 'query_trace: cut at max_rows 7');
 	check(s.columns[0] === 'ts' || s.columns.length > 3, 'query_trace: switches columns');
+	// Long strings: cut at 3 MiB of JSON (the answer under the SDK's 10 MiB
+	// even with quotes to escape), the text shows each value's start.
+	r = await ok('query_trace', { trace_id: 'a', query: 'SELECT hex(zeroblob(500000)) AS x FROM switches', max_rows: 100 });
+	s = r.structuredContent;
+	check(s.rows.length === 3 && s.row_count === 3 && s.truncated === true, `query_trace: cut at 3 MiB: ${s.rows.length} rows`);
+	check(s.rows.every(([x]) => x.length === 1000000), 'query_trace: values whole in the JSON');
+	check(r.content[0].text.length < 20000 && /cut at 3 MiB/.test(r.content[0].text), 'query_trace: the text shows the start of each');
+	r = await ok('query_trace', { trace_id: 'a', query: `SELECT replace(hex(zeroblob(400000)), '00', '"\\') FROM switches`, max_rows: 100 });
+	check(r.structuredContent.truncated === true && r.structuredContent.rows.length === 1,
+		`query_trace: quotes and backslashes cut at 3 MiB of JSON: ${r.structuredContent.rows.length} rows`);
 	s = await query({ query: 'SELECT count(*) AS n FROM switches' });
 	check(s.rows[0][0] === sqlRows(capA, 'SELECT count(*) AS n FROM switches')[0].n, 'query_trace: count');
 	// Read-only: writes, ATTACH and PRAGMA refused; one statement a call.

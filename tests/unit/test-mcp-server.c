@@ -254,10 +254,10 @@ UNIT_TEST(tools_list)
 	struct mcp_server *s = started();
 	json_object *o = rpc(s, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
 	json_object *tools = at(o, "result.tools"), *names = NULL;
-	unsigned int i, n = json_object_array_length(tools), offcpu = 0, dsq = 0;
+	unsigned int i, n = json_object_array_length(tools), offcpu = 0, dsq = 0, sql = 0;
 	int r;
 
-	CHECK_EQ(n, 26);
+	CHECK_EQ(n, 27);
 	for (i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(tools, i);
 
@@ -269,9 +269,11 @@ UNIT_TEST(tools_list)
 			names = at(t, "inputSchema.properties.thresholds.propertyNames.enum");
 		offcpu += !strcmp(str_at(t, "name"), "analyze_offcpu");
 		dsq += !strcmp(str_at(t, "name"), "analyze_dsq");
+		sql += !strcmp(str_at(t, "name"), "query_trace");
 	}
 	CHECK_EQ(offcpu, 1);
 	CHECK_EQ(dsq, 1);
+	CHECK_EQ(sql, 1);
 	/* The threshold names are the report's rules, and min-samples. */
 	CHECK_EQ(json_object_array_length(names), findings_nr_rules() + 1);
 	for (r = 0; r < (int)findings_nr_rules(); r++)
@@ -451,6 +453,13 @@ UNIT_TEST(known_answers)
 	CHECK_STR(str_at(doc, "rows.0.0"), "a");
 	CHECK_EQ(int_at(doc, "rows.0.1"), 500);
 	CHECK(at(doc, "rows.0.2") == NULL && json_object_array_length(at(doc, "rows.0")) == 4);
+	CHECK(json_object_get_boolean(at(doc, "truncated")));
+	json_object_put(doc);
+	/* 1 MB strings: three fit in 3 MiB of JSON, the fourth is cut. */
+	doc = tool_ok(s, "query_trace", "{\"query\":\"SELECT hex(zeroblob(500000)) FROM switches\"}");
+	CHECK_EQ(int_at(doc, "row_count"), 3);
+	CHECK_EQ(json_object_array_length(at(doc, "rows")), 3);
+	CHECK_EQ(strlen(str_at(doc, "rows.2.0")), 1000000);
 	CHECK(json_object_get_boolean(at(doc, "truncated")));
 	json_object_put(doc);
 	tool_error(s, "query_trace", "{\"query\":\"DELETE FROM threads\"}", "may only read");

@@ -16,7 +16,9 @@ struct answer {
 	json_object *columns, *rows;
 	struct json_build b;
 	FILE *text;		/* the summary's first rows */
-	uint64_t shown;
+	uint64_t shown;		/* rows in @rows */
+	size_t bytes;		/* their JSON's size, at most */
+	int full;		/* cut at MCP_SQL_BYTES_MAX */
 };
 
 /* Whether @s holds nothing but blanks, semicolons and comments. */
@@ -76,14 +78,61 @@ static json_object *value(const struct table_value *v, enum table_type t, int *n
 	return x;
 }
 
+/* The most bytes @v takes in JSON, with its comma. */
+static size_t json_len(const struct table_value *v, enum table_type t)
+{
+	const unsigned char *p;
+	size_t n = 3;	/* quotes, comma */
+	uint64_t u;
+
+	if (v->null || (t == TABLE_TEXT && !v->s))
+		return 5;
+	if (t == TABLE_REAL)
+		return 25;
+	if (t == TABLE_INT) {
+		for (u = v->i < 0 ? -(uint64_t)v->i : (uint64_t)v->i, n = 2; u >= 10; u /= 10)
+			n++;
+		return n + 1;
+	}
+	/* "\u00XX" for a control character, two bytes for one that is not UTF-8. */
+	for (p = (const unsigned char *)v->s; *p; p++)
+		n += *p < 0x20 ? 6 : *p == '"' || *p == '\\' || *p >= 0x80 ? 2 : 1;
+	return n;
+}
+
+/* @v in the summary: a long string's first MCP_SQL_TEXT_VALUE bytes. */
+static void text_value(FILE *out, const struct table_value *v, enum table_type t)
+{
+	char cut[MCP_SQL_TEXT_VALUE + 1];
+	struct table_value w = *v;
+
+	if (t == TABLE_TEXT && !v->null && v->s && strlen(v->s) > MCP_SQL_TEXT_VALUE) {
+		memcpy(cut, v->s, MCP_SQL_TEXT_VALUE);
+		cut[MCP_SQL_TEXT_VALUE] = '\0';
+		w.s = cut;
+	}
+	table_text_value(out, TABLE_FORMAT_TEXT, &w, t);
+	if (w.s != v->s)
+		fputs("...", out);
+}
+
 static int take_row(void *ctx, unsigned int n, const char *const *names,
 		    const struct table_value *v, const enum table_type *t)
 {
 	struct answer *a = ctx;
-	json_object *row = json_object_new_array_ext(n);
+	json_object *row;
+	size_t bytes = 0;
 	unsigned int i;
 
 	(void)names;
+	for (i = 0, bytes = 3; i < n; i++)
+		bytes += json_len(&v[i], t[i]);
+	if (a->bytes + bytes > MCP_SQL_BYTES_MAX) {
+		a->full = 1;
+		return -E2BIG;	/* the result ends here, as at max_rows */
+	}
+	a->bytes += bytes;
+	row = json_object_new_array_ext(n);
 	for (i = 0; i < n; i++) {
 		json_object *x = value(&v[i], t[i], &a->b.nomem);
 
@@ -97,7 +146,7 @@ static int take_row(void *ctx, unsigned int n, const char *const *names,
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputc('|', a->text);
-			table_text_value(a->text, TABLE_FORMAT_TEXT, &v[i], t[i]);
+			text_value(a->text, &v[i], t[i]);
 		}
 		fputc('\n', a->text);
 	}
@@ -168,6 +217,8 @@ int mcp_sql_query(struct mcp_call *c)
 		if (ret || a.given || !tail || tail == at || only_blank(tail))
 			break;
 	}
+	if (a.full && ret == -E2BIG)
+		ret = 0;
 	ret = say_why(c, &a, ret, tail, &lim);
 	if (ret)
 		goto out;
@@ -180,19 +231,20 @@ int mcp_sql_query(struct mcp_call *c)
 	json_build_put(&a.b, c->doc, "trace_id", json_object_new_string(tr->id));
 	json_build_put(&a.b, c->doc, "columns", cols);
 	json_build_put(&a.b, c->doc, "rows", rows);
-	json_build_put(&a.b, c->doc, "row_count", json_object_new_uint64(res.rows));
-	json_build_put(&a.b, c->doc, "truncated", json_object_new_boolean(res.capped));
+	json_build_put(&a.b, c->doc, "row_count", json_object_new_uint64(a.shown));
+	json_build_put(&a.b, c->doc, "truncated", json_object_new_boolean(res.capped || a.full));
 	if (tr->db_problem[0])
 		json_build_put(&a.b, c->doc, "problem", json_object_new_string(tr->db_problem));
 	if (a.b.nomem) {
 		ret = error_set(&c->err, -ENOMEM, NULL);
 		goto out;
 	}
-	ret = mcp_call_text(c, "%" PRIu64 " row%s%s%s%s%s:\n%s", res.rows,
-			    res.rows == 1 ? "" : "s",
-			    res.capped ? " (cut at max_rows: more matched)" : "",
+	ret = mcp_call_text(c, "%" PRIu64 " row%s%s%s%s%s:\n%s", a.shown,
+			    a.shown == 1 ? "" : "s",
+			    res.capped ? " (cut at max_rows: more matched)" :
+			    a.full ? " (cut at 3 MiB of JSON: more matched)" : "",
 			    tr->db_problem[0] ? "; the capture ended early: " : "", tr->db_problem,
-			    res.rows > MCP_SQL_TEXT_ROWS ? "; the first 20 (all are in the JSON)" : "",
+			    a.shown > MCP_SQL_TEXT_ROWS ? "; the first 20 (all are in the JSON)" : "",
 			    summary ? summary : "");
 out:
 	if (a.text)
@@ -209,9 +261,10 @@ static const struct json_field query_fields[] = {
 	{ .name = "rows", .type = JSON_ANY,
 	  .description = "the rows: an array of each row's values (integer, number, string or "
 	  "null), in the order of columns" },
-	{ .name = "row_count", .type = JSON_INT, .description = "rows in rows" },
+	{ .name = "row_count", .type = JSON_INT, .description = "the rows answered (rows' length)" },
 	{ .name = "truncated", .type = JSON_BOOL,
-	  .description = "the result was cut at max_rows: more rows matched" },
+	  .description = "the result was cut at max_rows, or at 3 MiB of JSON: more rows "
+	  "matched" },
 	{ .name = "problem", .type = JSON_STR, .flags = JSON_OPTIONAL,
 	  .description = "the capture ended early or was damaged: the tables hold what was readable" },
 	{ NULL },
