@@ -5,7 +5,8 @@
 # example query runs on scripted captures, and each answers rows on one
 # of them at least; the DuckDB script and queries run with DuckDB
 # (tests/duckdb) over each capture's export, CSV or NDJSON, and answer
-# what the SQLite query does, and over all the captures at once.
+# what the SQLite query does, and over all the captures at once, exported
+# together or side by side (a glob).
 . "$(dirname "$0")/lib.sh"
 
 duckdb=$TOP/tests/duckdb/node_modules/@duckdb/node-api
@@ -122,6 +123,21 @@ else:
     for i, r in enumerate(duck(f'{tmp}/all/views.sql', ducks)):
         if 'error' in r or not r['rows']:
             bad.append(f'DuckDB example {i + 1} over every capture: {r.get("error", "no rows")}')
+    # Exports side by side, read by a glob (the doc's second form).
+    os.makedirs(f'{tmp}/fleet')
+    for n, cap in enumerate(caps):
+        subprocess.run([ktprof, 'export', '-o', f'{tmp}/fleet/{n}', cap], check=True,
+                       capture_output=True)
+    setup = subprocess.run(['/usr/bin/python3', f'{tmp}/views.py', f'{tmp}/fleet/*',
+                            f'{tmp}/fleet/0/schema.json'], check=True,
+                           capture_output=True, text=True).stdout
+    open(f'{tmp}/fleet/views.sql', 'w').write(setup)
+    glob_answers = duck(f'{tmp}/fleet/views.sql', ducks)
+    for i, r in enumerate(glob_answers):
+        if 'error' in r or not r['rows']:
+            bad.append(f'DuckDB example {i + 1} over a glob of exports: {r.get("error", "no rows")}')
+    if 'rows' in glob_answers[1] and len({row[0] for row in glob_answers[1]['rows']}) != len(caps):
+        bad.append(f'DuckDB over a glob of exports: not every capture: {glob_answers[1]["rows"]}')
 for b in bad:
     print(b)
 print(f'{len(examples)} examples on {len(caps)} captures, {len(got)} tables')
