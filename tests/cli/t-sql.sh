@@ -240,4 +240,22 @@ ln -s "$T/elsewhere" "$T/linkdir"
 expect 1 'symlink' export -o "$T/linkdir" "$T/basic.ktp"
 expect 2 '' export "$T/basic.ktp"
 expect 2 'not csv or ndjson' export --format text -o "$T/x" "$T/basic.ktp"
+
+# Under ASan and UBSan: the database, the queries and their refusals, the
+# prompt, --db, and export of every scripted capture at once.
+KTPROF=$TOP/build/ktprof-san
+expect 0 '' sql --format json --db "$T/san.sqlite" "$T/basic.ktp" \
+	"SELECT * FROM threads; SELECT percentile(latency_ns, 99) FROM wakeups"
+grep -q '"runtime_ns":8400' <<<"$out" || fail "ASan: sql: $out"
+expect 1 'may only read' sql "$T/basic.ktp" "DELETE FROM slices"
+expect 1 'ran out of time' sql --timeout 1 "$T/basic.ktp" \
+	"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+run sql "$T/basic.ktp" <<<"SELECT 1; SELECT * FROM nosuch; .schema threads"
+[ "$rc" = 1 ] || fail "ASan: the prompt: exit $rc: $err"
+all=()
+for scn in "$TOP"/tests/report/*.scn; do
+	all+=("$T/$(basename "$scn" .scn).ktp")
+done
+expect 0 '' export --format ndjson -o "$T/san" "${all[@]}"
+expect 1 'what was readable' sql "$T/cut.ktp" "SELECT count(*) FROM slices"
 exit 0
