@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -22,24 +23,43 @@
 #define TABLE_DB_MAX_LENGTH (16 << 20)
 
 /*
- * Rows wait here until TABLE_DB_BATCH of a table are inserted by one
- * statement: a statement's own cost (its VDBE program's start and end,
- * the cursor) was most of a row's when each row was one.
+ * Rows wait in a batch until TABLE_DB_BATCH of a table are inserted by
+ * one statement: a statement's own cost (its VDBE program's start and
+ * end, the cursor) was most of a row's when each row was one. The model's
+ * pass makes batches in the caller's thread; a thread of the load inserts
+ * them (SQLite was half the time, the pass and the rows a third): at most
+ * TABLE_DB_QUEUE batches wait between the two.
  */
 #define TABLE_DB_BATCH 32
+#define TABLE_DB_QUEUE 64
 
 struct db_batch {
+	enum table_id t;
+	unsigned int n;
 	struct table_value *v;	/* TABLE_DB_BATCH rows; a string's is an offset in @text */
 	char *text;
 	size_t text_len, text_cap;
-	unsigned int n;
-	sqlite3_stmt *many;	/* TABLE_DB_BATCH rows at once */
+	struct db_batch *next;
+};
+
+/* The batches between the pass and the inserting thread. */
+struct db_queue {
+	pthread_mutex_t lock;
+	pthread_cond_t more, room;
+	struct db_batch *head, *tail, *free;
+	unsigned int len;
+	int waiting;		/* the inserting thread waits for a batch */
+	int full;		/* the pass waits for room */
+	int done;		/* no batch comes after those queued */
+	int error;		/* the inserting thread's first failure */
 };
 
 struct table_db {
 	sqlite3 *db;
 	sqlite3_stmt *insert[TABLE_NR];
-	struct db_batch batch[TABLE_NR];
+	sqlite3_stmt *many[TABLE_NR];	/* TABLE_DB_BATCH rows at once */
+	struct db_batch *cur[TABLE_NR];	/* the batch each table fills */
+	struct db_queue q;
 	uint64_t rows;
 	struct timespec deadline;
 	int timing, timed_out;
@@ -157,12 +177,8 @@ static int create_table(struct table_db *db, const struct table_def *d, struct e
 	if (sqlite3_exec(db->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(db, err, -EINVAL, d->name);
 	if (prepare_insert(db, d, 1, &db->insert[d - table_defs]) ||
-	    prepare_insert(db, d, TABLE_DB_BATCH, &db->batch[d - table_defs].many))
+	    prepare_insert(db, d, TABLE_DB_BATCH, &db->many[d - table_defs]))
 		return db_error(db, err, -EINVAL, d->name);
-	db->batch[d - table_defs].v = calloc((size_t)TABLE_DB_BATCH * d->nr_cols,
-					     sizeof(struct table_value));
-	if (!db->batch[d - table_defs].v)
-		return error_set(err, -ENOMEM, "%s", error_str(-ENOMEM));
 	return 0;
 }
 
@@ -225,9 +241,7 @@ void table_db_free(struct table_db *db)
 		return;
 	for (i = 0; i < TABLE_NR; i++) {
 		sqlite3_finalize(db->insert[i]);
-		sqlite3_finalize(db->batch[i].many);
-		free(db->batch[i].v);
-		free(db->batch[i].text);
+		sqlite3_finalize(db->many[i]);
 	}
 	sqlite3_close(db->db);
 	free(db);
@@ -263,25 +277,130 @@ static int step(sqlite3_stmt *st, int rc)
 	return rc == SQLITE_DONE ? 0 : rc == SQLITE_NOMEM ? -ENOMEM : -EIO;
 }
 
-/* Insert the rows waiting in table @t's batch: all at once when it is full. */
-static int batch_flush(struct table_db *db, enum table_id t)
+/* Insert the rows of @b: all at once when it is full. */
+static int batch_insert(struct table_db *db, struct db_batch *b)
 {
-	const struct table_def *d = &table_defs[t];
-	struct db_batch *b = &db->batch[t];
+	const struct table_def *d = &table_defs[b->t];
 	unsigned int r;
 	int ret = 0;
 
 	if (b->n == TABLE_DB_BATCH)
-		ret = step(b->many, bind_rows(b->many, d, b->v, b->n, b->text));
+		ret = step(db->many[b->t], bind_rows(db->many[b->t], d, b->v, b->n, b->text));
 	else
 		for (r = 0; r < b->n && !ret; r++)
-			ret = step(db->insert[t], bind_rows(db->insert[t], d,
-							    b->v + (size_t)r * d->nr_cols, 1,
-							    b->text));
+			ret = step(db->insert[b->t], bind_rows(db->insert[b->t], d,
+							       b->v + (size_t)r * d->nr_cols, 1,
+							       b->text));
 	db->rows += ret ? 0 : b->n;
+	return ret;
+}
+
+static void batch_free(struct db_batch *b)
+{
+	if (b) {
+		free(b->v);
+		free(b->text);
+		free(b);
+	}
+}
+
+/* An empty batch for table @t: one given back, or a new one; NULL: no memory. */
+static struct db_batch *batch_get(struct db_queue *q, enum table_id t)
+{
+	struct db_batch *b;
+
+	pthread_mutex_lock(&q->lock);
+	b = q->free;
+	if (b)
+		q->free = b->next;
+	pthread_mutex_unlock(&q->lock);
+	if (!b) {
+		size_t cols = 0;
+		unsigned int i;
+
+		/* Room for any table's rows: batches are reused across tables. */
+		for (i = 0; i < TABLE_NR; i++)
+			if (table_defs[i].nr_cols > cols)
+				cols = table_defs[i].nr_cols;
+		b = calloc(1, sizeof(*b));
+		if (!b || !(b->v = calloc(TABLE_DB_BATCH * cols, sizeof(*b->v)))) {
+			free(b);
+			return NULL;
+		}
+	}
+	b->t = t;
 	b->n = 0;
 	b->text_len = 0;
+	b->next = NULL;
+	return b;
+}
+
+/* Hand @b to the inserting thread (waiting while the queue is full): its error. */
+static int queue_push(struct db_queue *q, struct db_batch *b)
+{
+	int ret;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->len >= TABLE_DB_QUEUE && !q->error) {
+		q->full = 1;
+		pthread_cond_wait(&q->room, &q->lock);
+	}
+	ret = q->error;
+	if (!ret) {
+		if (q->tail)
+			q->tail->next = b;
+		else
+			q->head = b;
+		q->tail = b;
+		q->len++;
+		/* A wakeup only when it sleeps: a futex call a batch cost a fifth. */
+		if (q->waiting)
+			pthread_cond_signal(&q->more);
+	} else {
+		b->next = q->free;
+		q->free = b;
+	}
+	pthread_mutex_unlock(&q->lock);
 	return ret;
+}
+
+/* The inserting thread: every batch queued, until the queue is done. */
+static void *inserter(void *arg)
+{
+	struct table_db *db = arg;
+	struct db_queue *q = &db->q;
+	struct db_batch *b;
+	int ret;
+
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		while (!q->head && !q->done) {
+			q->waiting = 1;
+			pthread_cond_wait(&q->more, &q->lock);
+			q->waiting = 0;
+		}
+		b = q->head;
+		if (b) {
+			q->head = b->next;
+			if (!q->head)
+				q->tail = NULL;
+			q->len--;
+		}
+		pthread_mutex_unlock(&q->lock);
+		if (!b)
+			return NULL;
+		ret = q->error ? 0 : batch_insert(db, b);
+		pthread_mutex_lock(&q->lock);
+		if (ret && !q->error)
+			q->error = ret;
+		b->next = q->free;
+		q->free = b;
+		if (q->full || ret) {
+			q->full = 0;
+			pthread_cond_signal(&q->room);
+		}
+		pthread_mutex_unlock(&q->lock);
+	}
 }
 
 /* A string into @b's text: its offset, or -1. */
@@ -310,10 +429,13 @@ static int db_row(void *ctx, enum table_id t, const struct table_value *v)
 {
 	struct table_db *db = ctx;
 	const struct table_def *d = &table_defs[t];
-	struct db_batch *b = &db->batch[t];
-	struct table_value *w = b->v + (size_t)b->n * d->nr_cols;
+	struct db_batch *b = db->cur[t];
+	struct table_value *w;
 	unsigned int i;
 
+	if (!b && !(b = db->cur[t] = batch_get(&db->q, t)))
+		return -ENOMEM;
+	w = b->v + (size_t)b->n * d->nr_cols;
 	for (i = 0; i < d->nr_cols; i++) {
 		w[i] = v[i];
 		if (d->cols[i].type == TABLE_TEXT && !v[i].null) {
@@ -325,26 +447,76 @@ static int db_row(void *ctx, enum table_id t, const struct table_value *v)
 	}
 	if (++b->n < TABLE_DB_BATCH)
 		return 0;
-	return batch_flush(db, t);
+	db->cur[t] = NULL;
+	return queue_push(&db->q, b);
+}
+
+/* The pass, its batches inserted by a thread of their own. */
+static int fill(struct table_db *db, const char *path, const struct table_fill_config *cfg,
+		struct error *err)
+{
+	const struct table_sink sink = { NULL, db_row, db };
+	struct db_queue *q = &db->q;
+	struct db_batch *b;
+	unsigned int t;
+	pthread_t th;
+	int ret, r;
+
+	memset(q, 0, sizeof(*q));
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->more, NULL);
+	pthread_cond_init(&q->room, NULL);
+	ret = -pthread_create(&th, NULL, inserter, db);
+	if (!ret) {
+		ret = table_fill(path, cfg, &sink, err);
+		/* What the tables hold of rows not yet a full batch. */
+		for (t = 0; t < TABLE_NR; t++) {
+			r = db->cur[t] && ret >= 0 ? queue_push(q, db->cur[t]) : 0;
+			if (!r && ret >= 0)
+				db->cur[t] = NULL;
+			if (r && ret >= 0)
+				ret = r;
+		}
+		pthread_mutex_lock(&q->lock);
+		q->done = 1;
+		pthread_cond_signal(&q->more);
+		pthread_mutex_unlock(&q->lock);
+		pthread_join(th, NULL);
+		if (q->error && ret >= 0)
+			ret = q->error;
+	} else {
+		error_set(err, ret, "%s", error_str(ret));
+	}
+	for (t = 0; t < TABLE_NR; t++) {
+		batch_free(db->cur[t]);
+		db->cur[t] = NULL;
+	}
+	while ((b = q->head)) {
+		q->head = b->next;
+		batch_free(b);
+	}
+	while ((b = q->free)) {
+		q->free = b->next;
+		batch_free(b);
+	}
+	pthread_cond_destroy(&q->room);
+	pthread_cond_destroy(&q->more);
+	pthread_mutex_destroy(&q->lock);
+	return ret;
 }
 
 int table_db_load(struct table_db *db, const char *path, const struct table_fill_config *cfg,
 		  struct error *err)
 {
-	const struct table_sink sink = { NULL, db_row, db };
-	unsigned int t;
-	int ret, r;
+	int ret;
 
 	if (sqlite3_exec(db->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
 		return db_error(db, err, -EIO, "begin");
-	ret = table_fill(path, cfg, &sink, err);
-	for (t = 0; t < TABLE_NR && ret >= 0; t++) {
-		r = batch_flush(db, t);
-		if (r)
-			ret = r;
-	}
+	ret = fill(db, path, cfg, err);
 	if (ret == -EIO)
 		db_error(db, err, ret, path);
+	else if (ret == -ENOMEM)
+		error_set(err, ret, "%s: %s", path, error_str(ret));
 	if (sqlite3_exec(db->db, ret < 0 ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK &&
 	    ret >= 0)
 		ret = db_error(db, err, -EIO, "commit");
