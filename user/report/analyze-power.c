@@ -135,6 +135,17 @@ static int on_event(void *ctx, const struct event *ev)
 		/* Records lost: where the open idle period ended is not known. */
 		c->since = 0;
 		c->unpaired++;
+	} else if (ev->type == KTP_REC_CPU && (c = cpu_of(a, ev->cpu)) && c->since) {
+		struct ktp_cpu_mark m;
+
+		/*
+		 * The CPU's data ends (stop, offline; the window's end): a
+		 * period open then ends there. CPUs stop milliseconds apart
+		 * under load, and the time after is not the idle task's.
+		 */
+		memcpy(&m, ev->rec, sizeof(m));
+		if (m.reason == KTP_CPU_STOP || m.reason == KTP_CPU_OFFLINE)
+			idle_close(c, ev->ts);
 	}
 	return 0;
 }
