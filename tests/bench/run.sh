@@ -146,19 +146,21 @@ echo "== ktprof mcp over stdio, as the MCP SDK client sees it (host, synthetic c
 node "$top/tests/mcp/bench.mjs" "$KTPROF" "$syn/syn.ktp" 5
 rm -f "$syn"/*
 echo
-echo "== ktprof sql --db (the SQLite database built and written) and ktprof export (host, one core, synthetic captures of 4 CPUs)"
+echo "== ktprof sql (the SQLite database built in memory, ready for queries; with --db also written to disk and synced) and ktprof export (host; sql's pass and inserts in two threads, export one; synthetic captures of 4 CPUs)"
 printf '%-20s %12s %10s %9s %12s %12s\n' command records seconds rec/s "peak RSS" output
 for n in 1000000 10000000; do
 	"$top/build/tools/gen-capture" -n "$n" -c 4 -o "$syn/syn.ktp"
 	records=$(capture_records "$syn/syn.ktp")
-	for cmd in sql export export-ndjson; do
+	for cmd in sql sql-db export export-ndjson; do
+		after=()
 		case $cmd in
-		sql) args=(sql --db "$syn/out.sqlite") ;;
+		sql) args=(sql); after=('SELECT 1') ;;
+		sql-db) args=(sql --db "$syn/out.sqlite") ;;
 		export) args=(export -o "$syn/out") ;;
 		export-ndjson) args=(export --format ndjson -o "$syn/out") ;;
 		esac
 		/usr/bin/time -f '%e %M' -o "$out/time" "$KTPROF" "${args[@]}" "$syn/syn.ktp" \
-			>/dev/null 2>&1
+			"${after[@]}" >/dev/null 2>&1
 		read -r secs rss <"$out/time"
 		bytes=$(du -sb "$syn"/out* | awk '{ n += $1 } END { print n + 0 }')
 		awk -v c="$cmd" -v r="$records" -v s="$secs" -v m="$rss" -v b="$bytes" 'BEGIN {

@@ -395,7 +395,12 @@ static void *inserter(void *arg)
 			q->error = ret;
 		b->next = q->free;
 		q->free = b;
-		if (q->full || ret) {
+		/*
+		 * The pass, faster, waits on a full queue: woken when half of
+		 * it is free, not for each batch (a switch each was a seventh
+		 * of the time).
+		 */
+		if ((q->full && q->len <= TABLE_DB_QUEUE / 2) || ret) {
 			q->full = 0;
 			pthread_cond_signal(&q->room);
 		}
