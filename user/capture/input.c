@@ -44,6 +44,7 @@ struct input {
 	char *cgroup_cpu[2];		/* each cgroup's cpu.stat, or NULL */
 	char *probes, *probe_stats;	/* --probe's list and counts, or NULL */
 	char *spans;			/* --span's list, or NULL */
+	char *hostname;			/* the recording host's, or NULL */
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -141,6 +142,7 @@ static int open_capture(struct input *in, const char *path, struct error *err)
 	in->probes = cm->probes ? strdup(cm->probes) : NULL;
 	in->probe_stats = cm->probe_stats ? strdup(cm->probe_stats) : NULL;
 	in->spans = cm->spans ? strdup(cm->spans) : NULL;
+	in->hostname = cm->hostname && cm->hostname[0] ? strdup(cm->hostname) : NULL;
 	ktprof__capture_meta__free_unpacked(cm, NULL);
 	if (in->meta.abi_major != KTP_ABI_MAJOR)
 		return error_set(err, -ERROR_ABI, "%s: record ABI %u.%u; this ktprof reads %u.x",
@@ -270,6 +272,7 @@ void input_close(struct input *in)
 	free(in->probes);
 	free(in->probe_stats);
 	free(in->spans);
+	free(in->hostname);
 	free(in->path);
 	free(in);
 }
@@ -317,6 +320,11 @@ const char *input_probe_stats(const struct input *in)
 const char *input_spans(const struct input *in)
 {
 	return in->spans;
+}
+
+const char *input_hostname(const struct input *in)
+{
+	return in->hostname;
 }
 
 const char *input_cgroup_cpu(const struct input *in, int at_stop)

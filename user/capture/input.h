@@ -46,6 +46,8 @@ const char *input_probes(const struct input *in);
 const char *input_probe_stats(const struct input *in);
 /* --span's list (decode/span-spec.h's span_table text), or NULL. */
 const char *input_spans(const struct input *in);
+/* The recording host's name (a capture file's metadata), or NULL. */
+const char *input_hostname(const struct input *in);
 
 /*
  * The CPU topology recorded with the capture (or a raw dump directory's

@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/capture-read.h"
 #include "decode/record.h"
-#include "ktprof_capture.pb-c.h"
 #include "model/event-json.h"
 #include "model/model.h"
 #include "tables/table-fill.h"
@@ -550,27 +548,6 @@ static const struct sched_ops filler_ops = {
 
 /* --- After the pass --- */
 
-/* The recording host's name, from the capture file's metadata; NULL if none. */
-static char *capture_host(struct model *m)
-{
-	struct capture_reader *r = input_capture(m->in);
-	Ktprof__CaptureMeta *cm;
-	char *host = NULL;
-	size_t len;
-	void *buf;
-
-	buf = r ? capture_reader_section(r, KTPC_META, &len) : NULL;
-	if (!buf)
-		return NULL;
-	cm = len ? ktprof__capture_meta__unpack(NULL, len, buf) : NULL;
-	free(buf);
-	if (cm && cm->hostname && cm->hostname[0])
-		host = strdup(cm->hostname);
-	if (cm)
-		ktprof__capture_meta__free_unpacked(cm, NULL);
-	return host;
-}
-
 static void capture_row(struct table_filler *f, const char *name, const char *host)
 {
 	struct model *m = f->m;
@@ -714,14 +691,15 @@ int table_fill(const char *path, const struct table_fill_config *cfg,
 				   .symbols = cfg->symbols ? MODEL_SYMBOLS_SAMPLED :
 				   MODEL_SYMBOLS_NONE };
 	struct table_filler f = { .sink = sink };
-	char name[600], *host;
+	char name[600];
+	const char *host;
 	int ret;
 
 	table_stacks_init(&f.stacks);
 	f.m = model_open(path, &mc, err);
 	if (!f.m)
 		return err && err->code ? err->code : -EINVAL;
-	host = capture_host(f.m);
+	host = input_hostname(f.m->in);
 	capture_name(f.m, host, name, sizeof(name));
 	ret = sink->capture ? sink->capture(sink->ctx, name) : 0;
 	if (!ret)
@@ -739,7 +717,6 @@ int table_fill(const char *path, const struct table_fill_config *cfg,
 				 path, f.m->problem[0] ? f.m->problem : "the input ends early");
 		ret = 1;
 	}
-	free(host);
 	model_close(f.m);
 	filler_fini(&f);
 	return ret;
