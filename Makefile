@@ -34,9 +34,9 @@ CFLAGS ?= -O2 -g
 TRACECMD_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libtracecmd libtraceevent 2>/dev/null))
 TRACECMD_LIBS := $(shell pkg-config --libs libtracecmd libtraceevent 2>/dev/null)
 USER_CFLAGS := $(CFLAGS) $(CPPFLAGS) -std=gnu11 -D_GNU_SOURCE $(WARN) -Iuser -Ikmod/include/uapi -I$(BUILD)/proto \
-	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c sqlite3 2>/dev/null) \
+	$(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libprotobuf-c json-c sqlite3 ncursesw 2>/dev/null) \
 	$(TRACECMD_CFLAGS)
-USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c json-c sqlite3 2>/dev/null) \
+USER_LIBS := $(shell pkg-config --libs libnl-genl-3.0 libnl-3.0 libprotobuf-c json-c sqlite3 ncursesw 2>/dev/null) \
 	$(TRACECMD_LIBS) \
 	-lelf -ldeflate -lz -lpthread -lm
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -49,7 +49,7 @@ PROTO_H := $(PROTO_C:.c=.h)
 # user/ in layers (docs/design.md): everything but the commands (user/cmd/)
 # and main (user/ktprof.c) is the library, libktprof.a, which the binary,
 # the unit tests and the test tools link.
-LAYERS := util decode capture symbols model perfetto report tables record mcp
+LAYERS := util decode capture symbols model perfetto report tables record mcp top
 LIB_SRC := $(foreach d,$(LAYERS),$(wildcard user/$(d)/*.c))
 CMD_SRC := user/ktprof.c $(wildcard user/cmd/*.c)
 LIB_OBJ := $(patsubst user/%.c,$(BUILD)/user/%.o,$(LIB_SRC)) \

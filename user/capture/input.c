@@ -14,6 +14,7 @@
 #include "capture/tracedat.h"
 #include "ktprof_abi.h"
 #include "ktprof_capture.pb-c.h"
+#include "util/byte-queue.h"
 
 /* Bytes of a trace.dat's translated stream, read by the merge. */
 struct mem_stream {
@@ -45,6 +46,9 @@ struct input {
 	char *probes, *probe_stats;	/* --probe's list and counts, or NULL */
 	char *spans;			/* --span's list, or NULL */
 	char *hostname;			/* the recording host's, or NULL */
+	/* A live session's streams (input_live_new()): queues, by CPU. */
+	struct byte_queue **live;
+	unsigned int nr_live;
 };
 
 static void sched_ext_from(struct sched_ext *s, const Ktprof__SchedExt *m)
@@ -273,8 +277,28 @@ void input_close(struct input *in)
 	free(in->probe_stats);
 	free(in->spans);
 	free(in->hostname);
+	free(in->live);
 	free(in->path);
 	free(in);
+}
+
+struct input *input_live_new(const struct meta *meta, struct byte_queue **queues,
+			     unsigned int n, struct error *err)
+{
+	struct input *in = calloc(1, sizeof(*in));
+
+	if (!in || !(in->path = strdup("live session")) ||
+	    !(in->live = calloc(n ? n : 1, sizeof(*in->live)))) {
+		input_close(in);
+		error_set(err, -ENOMEM, NULL);
+		return NULL;
+	}
+	in->schedstats = -1;
+	in->meta = *meta;
+	in->have_meta = 1;
+	memcpy(in->live, queues, n * sizeof(*queues));
+	in->nr_live = n;
+	return in;
 }
 
 const struct meta *input_meta(const struct input *in)
@@ -339,7 +363,7 @@ int input_topology(struct input *in, struct topology_cpu **out)
 	int n;
 
 	*out = NULL;
-	if (in->td)
+	if (in->td || in->live)
 		return 0;
 	if (in->rd) {
 		n = side_file(in, "topology", &buf, NULL);
@@ -362,7 +386,9 @@ unsigned int input_nr_cpus(const struct input *in)
 	 * Streams of CPUs beyond nr_cpus would be damage; count them anyway.
 	 * Both are below KTPC_MAX_CPUS (checked when opened): no overflow.
 	 */
-	if (in->td) {
+	if (in->live) {
+		return n > in->nr_live ? n : in->nr_live;
+	} else if (in->td) {
 		return n;	/* the trace's CPU count: every stream is below */
 	} else if (in->rd) {
 		nfiles = rawdir_nr_cpu_files(in->rd);
@@ -414,6 +440,12 @@ int input_add_streams(struct input *in, struct merge *m)
 	unsigned int n, i;
 	int ret;
 
+	if (in->live) {
+		for (i = 0; i < in->nr_live; i++)
+			if (in->live[i] && (ret = merge_add(m, i, byte_queue_take, in->live[i])))
+				return ret;
+		return 0;
+	}
 	if (in->td)
 		return add_tracedat_streams(in, m);
 	if (in->rd)
@@ -452,7 +484,9 @@ struct tracedat *input_tracedat(struct input *in)
 int input_kallsyms(struct input *in, const char **text, struct error *err)
 {
 	if (!in->kallsyms_loaded) {
-		if (in->td) {
+		if (in->live) {
+			/* No snapshot: kernel addresses stay numbers. */
+		} else if (in->td) {
 			const char *syms = tracedat_kallsyms(in->td);
 
 			if (syms && !(in->kallsyms = strdup(syms)))

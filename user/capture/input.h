@@ -20,6 +20,16 @@ struct input;
 struct input *input_open(const char *path, struct error *err);
 void input_close(struct input *in);
 
+/*
+ * A live session's (`ktprof top`): its metadata, and the stream of CPU i
+ * from queues[i] (NULL: none), which the recorder's readers fill. The
+ * queues stay the caller's; the merge reads them with a watermark
+ * (merge_set_watermark()).
+ */
+struct byte_queue;
+struct input *input_live_new(const struct meta *meta, struct byte_queue **queues,
+			     unsigned int n, struct error *err);
+
 /* Session metadata; NULL when the input has none (a dump without meta). */
 const struct meta *input_meta(const struct input *in);
 

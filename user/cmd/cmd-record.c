@@ -452,63 +452,6 @@ static int wait_until(uint64_t at_ns, const char *what, int quiet)
 	return stop_signal ? -EINTR : 0;
 }
 
-/* Connect to the module, loading it with --load if needed. */
-static struct control_client *connect_module(const struct record_opts *o, int *loaded)
-{
-	struct control_client *ctl = control_client_open();
-	int fd;
-
-	if (ctl || errno != ENOENT)
-		goto out;
-	if (!o->load) {
-		fprintf(stderr, "ktprof record: the ktprof module is not loaded: insmod ktprof.ko first, or use --load PATH\n");
-		return NULL;
-	}
-	fd = open(o->load, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0)) {
-		fprintf(stderr, "ktprof record: cannot load %s: %s\n", o->load, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	close(fd);
-	*loaded = 1;
-	ctl = control_client_open();
-out:
-	if (!ctl)
-		fprintf(stderr, "ktprof record: cannot reach the module over netlink: %s%s\n",
-			strerror(errno), errno == EPERM ? " (run as root)" : "");
-	return ctl;
-}
-
-static int check_abi(struct control_client *ctl, int want_probes)
-{
-	struct meta m;
-	int ret = control_client_get_meta(ctl, &m);
-
-	if (ret) {
-		fprintf(stderr, "ktprof record: module metadata: %s%s\n", strerror(-ret),
-			ret == -EPERM ? " (run as root)" : "");
-		return ret;
-	}
-	if (m.abi_major != KTP_ABI_MAJOR) {
-		fprintf(stderr, "ktprof record: the module writes record ABI %u.%u; this ktprof reads %u.x\n",
-			m.abi_major, m.abi_minor, KTP_ABI_MAJOR);
-		return -EPROTO;
-	}
-	/* Probes' specs changed size at 1.7 (USDT, stacks): an older one refuses them. */
-	if (want_probes && m.abi_minor < 7) {
-		fprintf(stderr, "ktprof record: --probe needs the module of this ktprof (record ABI 1.7; it writes %u.%u): reload it\n",
-			m.abi_major, m.abi_minor);
-		return -EPROTO;
-	}
-	if (!strcmp(m.state, "running")) {
-		fprintf(stderr, "ktprof record: a session is already running (stop it: echo stop > /sys/kernel/debug/ktprof/control)\n");
-		return -EBUSY;
-	}
-	return 0;
-}
-
 /* KEY=VALUE strings of the effective options, for the capture. */
 static unsigned int effective_options(const struct record_opts *o, char **v)
 {
@@ -789,8 +732,8 @@ int cmd_record(int argc, char **argv)
 
 	if (wait_until(prepare_at, "preparing", o.quiet))
 		return 1;
-	ctl = connect_module(&o, &loaded);
-	if (ctl && !check_abi(ctl, o.probes.n > 0))
+	ctl = cmd_module_connect("record", o.load, &loaded);
+	if (ctl && !cmd_module_check("record", ctl, o.probes.n > 0))
 		status = record_session(ctl, &o, activate_at);
 	control_client_close(ctl);
 	if (loaded && syscall(SYS_delete_module, "ktprof", O_NONBLOCK))

@@ -24,6 +24,7 @@ int cmd_info(int argc, char **argv);
 int cmd_mark(int argc, char **argv);
 int cmd_mcp(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_export(int argc, char **argv);
@@ -31,7 +32,7 @@ int cmd_version(int argc, char **argv);
 
 extern const struct opts convert_cmd, diff_cmd, dump_cmd, help_cmd, import_cmd,
 	info_cmd, mark_cmd, mcp_cmd, record_cmd, report_cmd, sql_cmd, export_cmd,
-	version_cmd;
+	top_cmd, version_cmd;
 
 /* The command table (ktprof.c): name, entry point, options. */
 struct cmd {
@@ -135,5 +136,20 @@ struct input *cmd_input_open(const char *cmd, const char *path);
  * output covers only what was readable.
  */
 int cmd_input_truncation(const char *cmd, struct input *in, const char *path);
+
+/*
+ * The netlink connection to the module, loading @load (a ktprof.ko path;
+ * NULL: it must be loaded) if it is not, *@loaded set then; NULL after
+ * saying why on stderr.
+ */
+struct control_client;
+struct control_client *cmd_module_connect(const char *cmd, const char *load, int *loaded);
+
+/*
+ * The module can start a session for this ktprof: its record ABI, probes
+ * if @want_probes, no session running. 0, or a negative error after saying
+ * why on stderr.
+ */
+int cmd_module_check(const char *cmd, struct control_client *ctl, int want_probes);
 
 #endif

@@ -12,6 +12,7 @@ struct merge_input {
 	merge_read_fn read;
 	void *ctx;
 	int eof;
+	int waiting;		/* its read said -EAGAIN: no head, not ended */
 	struct event head;	/* the input's next event */
 };
 
@@ -27,6 +28,9 @@ struct merge {
 	void *gap_ctx;
 	int tolerant;		/* a damaged input ends, the others go on */
 	unsigned int damaged;	/* inputs ended by damage */
+	uint64_t watermark;	/* events from here on wait (merge_set_watermark) */
+	unsigned int nr_waiting;	/* inputs waiting for bytes */
+	int retry;		/* the waiting inputs may have bytes now */
 };
 
 struct merge *merge_new(void)
@@ -41,6 +45,7 @@ struct merge *merge_new(void)
 		return NULL;
 	}
 	m->last = -1;
+	m->watermark = UINT64_MAX;
 	return m;
 }
 
@@ -85,6 +90,7 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx)
 	in->read = read;
 	in->ctx = ctx;
 	in->eof = 0;
+	in->waiting = 0;
 	m->n++;
 	return 0;
 }
@@ -218,6 +224,23 @@ static void sift_up(struct merge *m, unsigned int i)
 	}
 }
 
+/* Input @i's head, just loaded by advance() with @ret: into the heap, or waiting. */
+static int place(struct merge *m, unsigned int i, int ret)
+{
+	if (ret == -EAGAIN) {
+		m->inputs[i].waiting = 1;
+		m->nr_waiting++;
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		m->heap[m->heap_len++] = i;
+		sift_up(m, m->heap_len - 1);
+	}
+	return 0;
+}
+
 static int start(struct merge *m)
 {
 	unsigned int i;
@@ -225,41 +248,84 @@ static int start(struct merge *m)
 
 	m->started = 1;
 	for (i = 0; i < m->n; i++) {
-		ret = advance(m, &m->inputs[i]);
-		if (ret < 0)
+		ret = place(m, i, advance(m, &m->inputs[i]));
+		if (ret)
 			return ret;
-		if (ret) {
-			m->heap[m->heap_len++] = i;
-			sift_up(m, m->heap_len - 1);
-		}
 	}
 	return 0;
+}
+
+/* Every waiting input reads again: to the heap, ended, or still waiting. */
+static int retry_waiting(struct merge *m)
+{
+	unsigned int i;
+	int ret;
+
+	m->retry = 0;
+	for (i = 0; i < m->n && m->nr_waiting; i++) {
+		if (!m->inputs[i].waiting)
+			continue;
+		m->inputs[i].waiting = 0;
+		m->nr_waiting--;
+		ret = place(m, i, advance(m, &m->inputs[i]));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The input returned last: its old head is spent; its next, or it leaves the heap. */
+static int refill(struct merge *m)
+{
+	unsigned int i = m->last;
+	int ret = advance(m, &m->inputs[i]);
+
+	m->last = -1;
+	if (ret > 0) {
+		sift_down(m, 0);
+		return 0;
+	}
+	if (ret < 0 && ret != -EAGAIN)
+		return ret;
+	m->heap[0] = m->heap[--m->heap_len];
+	if (m->heap_len)
+		sift_down(m, 0);
+	return place(m, i, ret == -EAGAIN ? ret : 0);
+}
+
+void merge_set_watermark(struct merge *m, uint64_t ts)
+{
+	m->watermark = ts;
+	m->retry = 1;
 }
 
 int merge_next(struct merge *m, struct event *ev)
 {
 	int ret;
 
-	if (!m->started) {
+	if (!m->started)
 		ret = start(m);
-		if (ret < 0)
-			return ret;
-	} else if (m->last >= 0) {
-		/* Refill the input returned last; its old head is spent. */
-		ret = advance(m, &m->inputs[m->last]);
-		if (ret < 0)
-			return ret;
-		if (ret) {
-			sift_down(m, 0);
-		} else {
-			m->heap[0] = m->heap[--m->heap_len];
-			if (m->heap_len)
-				sift_down(m, 0);
-		}
-		m->last = -1;
+	else
+		ret = m->last >= 0 ? refill(m) : 0;
+	if (!ret && m->retry && m->nr_waiting)
+		ret = retry_waiting(m);
+	if (ret < 0)
+		return ret;
+	/*
+	 * A waiting input may yet have an event before the heap's first: that
+	 * one may go only if it is before the watermark, below which every
+	 * input's bytes were in (the caller's promise). At the watermark,
+	 * every event waits.
+	 */
+	if (m->heap_len && m->watermark != UINT64_MAX &&
+	    m->inputs[m->heap[0]].head.ts >= m->watermark) {
+		m->retry = 1;
+		return -EAGAIN;
 	}
-	if (!m->heap_len)
-		return 0;
+	if (!m->heap_len) {
+		m->retry = 1;
+		return m->nr_waiting ? -EAGAIN : 0;
+	}
 	m->last = m->heap[0];
 	*ev = m->inputs[m->last].head;
 	return 1;

@@ -6,11 +6,15 @@
 #ifndef KTPROF_MERGE_H
 #define KTPROF_MERGE_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "decode/relay-decode.h"
 
-/* Read up to @len bytes of an input; 0 at its end, -errno on error. */
+/*
+ * Read up to @len bytes of an input; 0 at its end, -errno on error,
+ * -EAGAIN when none are there yet (a live input: see merge_set_watermark()).
+ */
 typedef ssize_t (*merge_read_fn)(void *ctx, void *buf, size_t len);
 
 struct merge;
@@ -23,9 +27,21 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx);
 
 /*
  * The next event of all inputs in time order. Returns 1 with *ev filled
- * (valid until the next call), 0 at the end, -errno if an input failed.
+ * (valid until the next call), 0 at the end, -errno if an input failed;
+ * -EAGAIN when the next event is at or after the watermark, or an input
+ * has no bytes now and no other input's event is known to come first (call
+ * again once the watermark rises).
  */
 int merge_next(struct merge *m, struct event *ev);
+
+/*
+ * Live inputs (whose reads may say -EAGAIN): the caller promises that every
+ * byte of every input holding an event before @ts has been made readable,
+ * and merge_next() gives the events before @ts, then -EAGAIN. Every
+ * waiting input reads again first. Without a watermark (or with
+ * UINT64_MAX), no event waits for it.
+ */
+void merge_set_watermark(struct merge *m, uint64_t ts);
 
 /*
  * Have @fn called as soon as an input's next event is known to be

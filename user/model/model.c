@@ -457,36 +457,43 @@ static int set_sched(struct model *m, struct error *err)
 	return await_cpus(m, err);
 }
 
-struct model *model_open(const char *path, const struct model_config *cfg,
-			 struct error *err)
+struct model *model_open_input(struct input *in, const char *name,
+			       const struct model_config *cfg, struct error *err)
 {
 	struct model *m = calloc(1, sizeof(*m));
 
 	if (!m) {
+		input_close(in);
 		error_set(err, -ENOMEM, NULL);
 		return NULL;
 	}
 	m->cfg = *cfg;
-	snprintf(m->path, sizeof(m->path), "%s", path);
+	snprintf(m->path, sizeof(m->path), "%s", name);
 	task_table_init(&m->tasks);
 	stack_table_init(&m->stacks);
-	m->in = input_open(path, err);
-	if (!m->in)
-		goto fail;
+	m->in = in;
 	take_session(m);
 	if (set_cpus(m, err) || set_window(m, err) || set_sched(m, err) ||
-	    make_symbolizer(m, err))
-		goto fail;
+	    make_symbolizer(m, err)) {
+		model_close(m);
+		return NULL;
+	}
 	return m;
-fail:
-	model_close(m);
-	return NULL;
+}
+
+struct model *model_open(const char *path, const struct model_config *cfg,
+			 struct error *err)
+{
+	struct input *in = input_open(path, err);
+
+	return in ? model_open_input(in, path, cfg, err) : NULL;
 }
 
 void model_close(struct model *m)
 {
 	if (!m)
 		return;
+	merge_free(m->mg);
 	input_close(m->in);
 	cgroup_table_free(&m->cgroups);
 	probe_table_fini(&m->probes);
@@ -678,7 +685,11 @@ static int take_streams(struct model *m, struct merge *mg)
 	return 0;
 }
 
-/* The one loop over the merged events of every CPU. */
+/*
+ * The one loop over the merged events of every CPU, up to the merge's
+ * watermark: 1 at the end of the input (or a client's MODEL_STOP), 0 when
+ * the next event waits, or a negative error.
+ */
 static int loop(struct model *m, struct merge *mg)
 {
 	struct event ev;
@@ -687,9 +698,11 @@ static int loop(struct model *m, struct merge *mg)
 	while ((ret = merge_next(mg, &ev)) > 0) {
 		ret = take(m, &ev);
 		if (ret)
-			return ret;
+			return ret == MODEL_STOP ? 1 : ret;
 	}
-	return ret;
+	if (ret == -EAGAIN)
+		return 0;
+	return ret ? ret : 1;
 }
 
 static void take_damage(struct model *m, struct merge *mg)
@@ -737,32 +750,50 @@ static void take_hooked(struct model *m)
 	m->windowed = windowed(m);
 }
 
-int model_run(struct model *m, struct error *err)
+int model_start(struct model *m, struct error *err)
 {
-	struct merge *mg = merge_new();
 	int ret;
 
-	if (!mg)
+	m->mg = merge_new();
+	if (!m->mg)
 		return error_set(err, -ENOMEM, NULL);
 	take_hooked(m);
 	if (m->cfg.sched)
-		merge_set_gap_fn(mg, sched_gap_ahead, &m->sched);
-	merge_set_tolerant(mg, m->cfg.tolerant);
-	ret = input_add_streams(m->in, mg);
-	if (!ret)
-		ret = loop(m, mg);
-	if (ret == MODEL_STOP)
-		ret = 0;
+		merge_set_gap_fn(m->mg, sched_gap_ahead, &m->sched);
+	merge_set_tolerant(m->mg, m->cfg.tolerant);
+	ret = input_add_streams(m->in, m->mg);
+	return ret ? error_set(err, ret, "reading %s: %s", m->path, error_str(ret)) : 0;
+}
+
+int model_step(struct model *m, uint64_t until, struct error *err)
+{
+	int ret;
+
+	merge_set_watermark(m->mg, until);
+	ret = loop(m, m->mg);
+	if (ret >= 0)
+		return ret;
 	/* What the streams held up to a failure too: ktprof info shows it. */
-	if (take_streams(m, mg) && !ret)
-		ret = -ENOMEM;
-	if (ret < 0) {
-		merge_free(mg);
-		return error_set(err, ret, "reading %s: %s", m->path,
-				 ret == -EBADMSG ? input_problem(m->in) : error_str(ret));
-	}
-	take_damage(m, mg);
-	merge_free(mg);
+	take_streams(m, m->mg);
+	return error_set(err, ret, "reading %s: %s", m->path,
+			 ret == -EBADMSG ? input_problem(m->in) : error_str(ret));
+}
+
+void model_cut(struct model *m, uint64_t ts)
+{
+	if (m->cfg.sched)
+		sched_cut(&m->sched, ts);
+}
+
+int model_finish(struct model *m, struct error *err)
+{
+	int ret;
+
+	if (!m->streams && take_streams(m, m->mg))
+		return error_set(err, -ENOMEM, NULL);
+	take_damage(m, m->mg);
+	merge_free(m->mg);
+	m->mg = NULL;
 	if (m->cfg.sched && (ret = finish(m)))
 		return error_set(err, ret, NULL);
 	/* A window past the end would give an empty report, silently. */
@@ -771,4 +802,15 @@ int model_run(struct model *m, struct error *err)
 				 m->cfg.filter.from_rel / 1e9, m->path,
 				 (m->to > m->session_start ? m->to - m->session_start : 0) / 1e9);
 	return 0;
+}
+
+int model_run(struct model *m, struct error *err)
+{
+	int ret = model_start(m, err);
+
+	if (!ret)
+		ret = model_step(m, UINT64_MAX, err);
+	if (ret < 0)
+		return ret;
+	return model_finish(m, err);
 }

@@ -110,6 +110,7 @@ struct model {
 	/* x86 system vectors' (irq KTP_IRQ_VECTOR_BASE + vector), by vector */
 	char vector_names[KTP_IRQ_NR_VECTORS][KTP_IRQ_NAME_MAX];
 
+	struct merge *mg;			/* the pass's, from model_start() */
 	struct model_client clients[MODEL_MAX_CLIENTS];
 	unsigned int nr_clients;
 	const struct model_client *hooked[MODEL_MAX_CLIENTS];	/* with ops->event */
@@ -141,6 +142,10 @@ struct model *model_open(const char *path, const struct model_config *cfg,
 			 struct error *err);
 void model_close(struct model *m);
 
+/* The same over an input already open (a live one: input_live_new()), which it owns; @name names it in messages. */
+struct model *model_open_input(struct input *in, const char *name,
+			       const struct model_config *cfg, struct error *err);
+
 /* Add a client (@flags: MODEL_WINDOWED); 0 or -ENOSPC. */
 int model_add_client(struct model *m, const struct sched_ops *ops, void *ctx,
 		     unsigned int flags);
@@ -152,6 +157,28 @@ int model_add_client(struct model *m, const struct sched_ops *ops, void *ctx,
  * A stream cut short or damaged ends there (m->truncated, m->damaged).
  */
 int model_run(struct model *m, struct error *err);
+
+/*
+ * The pass in steps, for a live input (`ktprof top`) or intervals of a
+ * recorded one: model_start(), then model_step() as often as wanted, each
+ * taking every event before @until (the merge's watermark: the input
+ * promises that all of its bytes holding earlier events are readable), and
+ * model_finish() once. model_step() returns 1 when the input ended (no
+ * more steps are needed), 0 when the next event is at or after @until or
+ * not yet readable, or a negative error (@err says what). model_run() is
+ * model_start(), model_step(UINT64_MAX), model_finish().
+ */
+int model_start(struct model *m, struct error *err);
+int model_step(struct model *m, uint64_t until, struct error *err);
+int model_finish(struct model *m, struct error *err);
+
+/*
+ * Close, at @ts, every interval the scheduler model holds open (the CPUs'
+ * runs and gaps, the threads' states), as if it ended there, and open it
+ * again: clients' sums are unchanged, and each ends at or before @ts. For
+ * figures per interval of a pass still going on: after model_step(@ts).
+ */
+void model_cut(struct model *m, uint64_t ts);
 
 /* Whether the session took CPU samples (its metadata says which). */
 static inline int model_sampled(const struct model *m)

@@ -1220,6 +1220,35 @@ int sched_event(struct sched *s, const struct event *ev)
 	return s->error;
 }
 
+/* @cpu's time up to @ts, told as at its end, and the interval reopened there. */
+static void cut_cpu(struct sched *s, uint32_t cpu, uint64_t ts)
+{
+	static const uint8_t gap_of[] = {
+		[CPU_NODATA] = SCHED_GAP_NODATA, [CPU_UNKNOWN] = SCHED_GAP_LOSS,
+		[CPU_OFFLINE] = SCHED_GAP_OFFLINE, [CPU_STOPPED] = SCHED_GAP_NODATA,
+	};
+	struct sched_cpu *c = &s->cpus[cpu];
+
+	if (!c->seen || ts <= c->since)
+		return;
+	if (c->mode == CPU_KNOWN)
+		emit_cpu_time(s, cpu, c->cur, c->since, ts);
+	else
+		emit_gap(s, cpu, gap_of[c->mode], c->since, ts);
+	c->since = ts;
+}
+
+void sched_cut(struct sched *s, uint64_t ts)
+{
+	uint32_t cpu, t;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		cut_cpu(s, cpu, ts);
+	for (t = 0; t < s->nr_threads; t++)
+		if (s->threads[t].state_since < ts)
+			set_state(s, t, s->threads[t].state, ts);
+}
+
 int sched_finish(struct sched *s, uint64_t end)
 {
 	uint32_t cpu, t;

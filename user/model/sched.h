@@ -249,6 +249,12 @@ void sched_await_cpu(struct sched *s, uint32_t cpu);
 /* A gap announced by the merge (merge_set_gap_fn) before its events. */
 void sched_gap_ahead(void *sched, const struct event *ev);
 
+/*
+ * Every open interval (CPU runs and gaps, thread states) told to the
+ * clients up to @ts and reopened there: the pass goes on (model_cut()).
+ */
+void sched_cut(struct sched *s, uint64_t ts);
+
 /* The end of the capture: close every interval at @end. */
 int sched_finish(struct sched *s, uint64_t end);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "capture/schedstat.h"
 #include "record/recorder.h"
 #include "record/snapshot.h"
+#include "util/byte-queue.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/infile.h"
@@ -27,13 +29,18 @@
 #define READER_CHUNK (1 << 20)
 #define READER_FLUSH_NS 1000000000ull
 #define READER_POLL_MS 200
+#define RECORDER_SYNC_TIMEOUT_S 10
 
 struct reader {
 	struct recorder *r;
 	uint32_t cpu;
 	int fd;
+	int wake_fd;		/* an eventfd: recorder_sync() wakes it */
 	pthread_t thread;
 	_Atomic uint64_t bytes;
+	struct byte_queue *queue;	/* its CPU's of cfg.queues, or NULL */
+	uint64_t synced;	/* the last sync it drained for (sync_lock) */
+	int done;		/* the thread ended (sync_lock) */
 	int error;		/* -errno, set by the thread */
 };
 
@@ -57,6 +64,10 @@ struct recorder {
 	char *cgroups[2];		/* cgroup2 id -> path at start and stop, or NULL */
 	char *cgroup_cpu[2];		/* their cpu.stat at start and stop, or NULL */
 	char probe_stats[KTP_MAX_PROBES * 48];	/* "ID HITS MISSES" lines at stop */
+	/* recorder_sync(): the readers drain what the flush made readable */
+	pthread_mutex_t sync_lock;
+	pthread_cond_t sync_cond;
+	_Atomic uint64_t sync_gen;
 };
 
 struct recorder *recorder_new(const struct recorder_config *cfg,
@@ -69,36 +80,68 @@ struct recorder *recorder_new(const struct recorder_config *cfg,
 	r->cfg = *cfg;
 	r->ctl = ctl;
 	r->schedstats = -1;
+	pthread_mutex_init(&r->sync_lock, NULL);
+	pthread_cond_init(&r->sync_cond, NULL);
 	return r;
 }
 
 static int flush_chunk(struct reader *rd, const char *buf, size_t len)
 {
-	return len ? capture_writer_add(rd->r->w, KTPC_STREAM, rd->cpu, buf, len, 1) : 0;
+	if (!len || !rd->r->w)
+		return 0;
+	return capture_writer_add(rd->r->w, KTPC_STREAM, rd->cpu, buf, len, 1);
+}
+
+/* Tell recorder_sync() that the reader drained for sync @gen (or ended). */
+static void reader_synced(struct reader *rd, uint64_t gen, int done)
+{
+	pthread_mutex_lock(&rd->r->sync_lock);
+	if (gen > rd->synced)
+		rd->synced = gen;
+	rd->done |= done;
+	pthread_cond_broadcast(&rd->r->sync_cond);
+	pthread_mutex_unlock(&rd->r->sync_lock);
+}
+
+/* Wait for data, a sync's wakeup, or the poll timeout; 0 or -errno. */
+static int reader_wait(struct reader *rd)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = rd->fd, .events = POLLIN },
+		{ .fd = rd->wake_fd, .events = POLLIN },
+	};
+	uint64_t v;
+
+	if (poll(pfd, 2, READER_POLL_MS) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if ((pfd[1].revents & POLLIN) && read(rd->wake_fd, &v, sizeof(v)) < 0 &&
+	    errno != EAGAIN)
+		return -errno;
+	return 0;
 }
 
 static void *reader_main(void *arg)
 {
 	struct reader *rd = arg;
 	char *buf = malloc(READER_CHUNK);
-	uint64_t last_flush = clock_ns(CLOCK_MONOTONIC);
-	size_t len = 0;
-	int ret = 0;
+	uint64_t last_flush = clock_ns(CLOCK_MONOTONIC), gen;
+	size_t len = 0, at;
+	int ret = 0, again = 0;
 
 	if (!buf) {
 		rd->error = -ENOMEM;
+		reader_synced(rd, 0, 1);
 		return NULL;
 	}
 	for (;;) {
-		/* Read the flag before reading: then no data is left behind. */
+		/* Read the flags before reading: then no data is left behind. */
 		int stopping = atomic_load(&rd->r->stopping);
-		struct pollfd pfd = { .fd = rd->fd, .events = POLLIN };
 		ssize_t n = 0;
 
-		if (!stopping && poll(&pfd, 1, READER_POLL_MS) < 0 && errno != EINTR) {
-			ret = -errno;
+		gen = atomic_load(&rd->r->sync_gen);
+		if (!stopping && !again && (ret = reader_wait(rd)))
 			break;
-		}
+		at = len;
 		while (len < READER_CHUNK) {
 			n = read(rd->fd, buf + len, READER_CHUNK - len);
 			if (n < 0 && errno == EINTR)
@@ -112,6 +155,10 @@ static void *reader_main(void *arg)
 			ret = -errno;
 			break;
 		}
+		if (rd->queue && len > at && (ret = byte_queue_put(rd->queue, buf + at, len - at)))
+			break;
+		if (!rd->r->w)
+			len = 0;	/* nothing to write: the queue has it */
 		if (len >= READER_CHUNK / 2 || (stopping && n == 0) ||
 		    (len && clock_ns(CLOCK_MONOTONIC) - last_flush > READER_FLUSH_NS)) {
 			ret = flush_chunk(rd, buf, len);
@@ -122,11 +169,17 @@ static void *reader_main(void *arg)
 		}
 		if (stopping && n == 0)
 			break;	/* stopped and drained */
+		/* Drained after the sync's flush: everything it flushed is in. */
+		if (n == 0 && gen > rd->synced)
+			reader_synced(rd, gen, 0);
+		/* A sync came while reading: drain again, without waiting. */
+		again = n != 0 || atomic_load(&rd->r->sync_gen) != gen;
 	}
 	if (!ret)
 		ret = flush_chunk(rd, buf, len);
 	rd->error = ret;
 	free(buf);
+	reader_synced(rd, gen, 1);
 	return NULL;
 }
 
@@ -157,9 +210,17 @@ static int add_reader(struct recorder *r, uint32_t cpu)
 	r->readers = nr;
 	rd->r = r;
 	rd->cpu = cpu;
+	rd->queue = cpu < r->cfg.nr_queues ? r->cfg.queues[cpu] : NULL;
+	rd->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (rd->wake_fd < 0) {
+		ret = error_set(&r->err, -errno, "eventfd: %s", strerror(errno));
+		free(rd);
+		return ret;
+	}
 	rd->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (rd->fd < 0) {
 		ret = error_set(&r->err, -errno, "%s: %s", path, strerror(errno));
+		close(rd->wake_fd);
 		free(rd);
 		return ret;
 	}
@@ -167,6 +228,7 @@ static int add_reader(struct recorder *r, uint32_t cpu)
 	if (ret) {
 		error_set(&r->err, ret, "reader thread: %s", error_str(ret));
 		close(rd->fd);
+		close(rd->wake_fd);
 		free(rd);
 		return ret;
 	}
@@ -217,6 +279,8 @@ int recorder_prepare(struct recorder *r)
 {
 	int ret;
 
+	if (!r->cfg.output)
+		return 0;	/* live only: no capture, no snapshots */
 	r->w = capture_writer_open(r->cfg.output, OUTFILE_IN_PLACE);
 	if (!r->w) {
 		return error_set(&r->err, -errno, "%s: %s", r->cfg.output,
@@ -374,7 +438,7 @@ static int start_session(struct recorder *r)
 		return error_set(&r->err, ret, "session metadata: %s", error_str(ret));
 	}
 	complete_meta(r);
-	ret = write_meta(r, 0);
+	ret = r->w ? write_meta(r, 0) : 0;
 	if (ret)
 		return error_set(&r->err, ret, "%s: %s", r->cfg.output, error_str(ret));
 	return recorder_poll(r);
@@ -406,6 +470,7 @@ static int join_readers(struct recorder *r)
 
 		pthread_join(rd->thread, NULL);
 		close(rd->fd);
+		close(rd->wake_fd);
 		if (rd->error && !ret) {
 			ret = error_set(&r->err, rd->error, "reading cpu%u: %s",
 					rd->cpu, error_str(rd->error));
@@ -463,6 +528,8 @@ int recorder_stop(struct recorder *r)
 	if (ret) {
 		return error_set(&r->err, ret, "module statistics: %s", error_str(ret));
 	}
+	if (!r->w)
+		return 0;
 	bytes = calloc(r->nr_final ? r->nr_final : 1, sizeof(*bytes));
 	if (!bytes)
 		return error_set(&r->err, -ENOMEM, NULL);
@@ -516,6 +583,76 @@ void recorder_progress(struct recorder *r, struct recorder_progress *p)
 	free(st);
 }
 
+/* Whether every reader drained for sync @gen or ended; under sync_lock. */
+static int all_synced(const struct recorder *r, uint64_t gen)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		if (r->readers[i]->synced < gen && !r->readers[i]->done)
+			return 0;
+	return 1;
+}
+
+static void wake_readers(struct recorder *r)
+{
+	uint64_t one = 1;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_readers; i++)
+		if (write(r->readers[i]->wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+			break;	/* then its poll's timeout wakes it */
+}
+
+int recorder_sync(struct recorder *r, uint64_t *ts)
+{
+	struct timespec deadline;
+	uint64_t gen;
+	int ret = 0;
+
+	/*
+	 * Every record stamped before @ts was written before the flush's IPI
+	 * reached its CPU (the module writes with interrupts off), so the
+	 * flush made it readable, and a reader that drains after it takes it.
+	 */
+	*ts = clock_ns(CLOCK_BOOTTIME);
+	ret = control_client_flush(r->ctl);
+	if (ret)
+		return error_set(&r->err, ret, "cannot flush the session: %s", error_str(ret));
+	gen = atomic_fetch_add(&r->sync_gen, 1) + 1;
+	wake_readers(r);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += RECORDER_SYNC_TIMEOUT_S;
+	pthread_mutex_lock(&r->sync_lock);
+	while (!all_synced(r, gen) && !ret)
+		ret = -pthread_cond_timedwait(&r->sync_cond, &r->sync_lock, &deadline);
+	pthread_mutex_unlock(&r->sync_lock);
+	if (ret)
+		return error_set(&r->err, ret == -ETIMEDOUT ? -ETIMEDOUT : ret,
+				 "the readers did not drain the module's buffers within %d s",
+				 RECORDER_SYNC_TIMEOUT_S);
+	return 0;
+}
+
+int recorder_reader_error(struct recorder *r)
+{
+	unsigned int i;
+	int ret = 0;
+
+	pthread_mutex_lock(&r->sync_lock);
+	for (i = 0; i < r->nr_readers && !ret; i++)
+		if (r->readers[i]->done && r->readers[i]->error)
+			ret = error_set(&r->err, r->readers[i]->error, "reading cpu%u: %s",
+					r->readers[i]->cpu, error_str(r->readers[i]->error));
+	pthread_mutex_unlock(&r->sync_lock);
+	return ret;
+}
+
+const struct meta *recorder_meta(const struct recorder *r)
+{
+	return &r->meta;
+}
+
 const char *recorder_strerror(const struct recorder *r)
 {
 	return error_msg(&r->err);
@@ -552,5 +689,7 @@ void recorder_free(struct recorder *r)
 	free(r->cgroups[1]);
 	free(r->cgroup_cpu[0]);
 	free(r->cgroup_cpu[1]);
+	pthread_mutex_destroy(&r->sync_lock);
+	pthread_cond_destroy(&r->sync_cond);
 	free(r);
 }

@@ -14,8 +14,14 @@
 
 #include "record/control-client.h"
 
+struct byte_queue;
+
 struct recorder_config {
-	const char *output;		/* capture file path */
+	const char *output;		/* capture file path; NULL: none (live only) */
+	/* The live tap: what the reader of CPU i reads goes to queues[i] too
+	 * (i < nr_queues, not NULL), for an analysis as it runs (`ktprof top`). */
+	struct byte_queue **queues;
+	unsigned int nr_queues;
 	const char *debugfs_dir;	/* the module's debugfs directory */
 	const char *sched_ext_dir;	/* /sys/kernel/sched_ext, or NULL */
 	struct session_config session;	/* what the module records */
@@ -60,6 +66,21 @@ int recorder_prepare(struct recorder *r);
 int recorder_start(struct recorder *r);
 int recorder_poll(struct recorder *r);
 int recorder_stop(struct recorder *r);
+
+/*
+ * For a live analysis: flush the module's buffers and wait until every
+ * reader has taken what the flush made readable into its queue. Then every
+ * record stamped before *@ts (CLOCK_BOOTTIME, read before the flush) is in
+ * the queues. 0 or a negative error (a reader stuck: -ETIMEDOUT).
+ */
+int recorder_sync(struct recorder *r, uint64_t *ts);
+
+/* The first error a reader ended with (its CPU's file), or 0. */
+int recorder_reader_error(struct recorder *r);
+
+/* The session's metadata (after start). */
+struct meta;
+const struct meta *recorder_meta(const struct recorder *r);
 
 /* The last failure: "cannot start the session: ...". */
 const char *recorder_strerror(const struct recorder *r);

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * `ktprof top`'s figures: one client of the model (as every analysis of
+ * the report is) that counts what happened in the current interval, and at
+ * its end, after model_cut() closed every open interval there, gives the
+ * interval's rows and starts the next. Runtimes, idle and unknown time,
+ * switches and migrations are those of `ktprof report --from A --to B` for
+ * the interval [A, B); wakeup and runqueue latencies are those that ended
+ * in it (report counts a latency in the window where it began: a live
+ * view cannot wait for the waits still open). Definitions: docs/report.md
+ * and docs/top.md.
+ */
+#ifndef KTPROF_TOP_STATS_H
+#define KTPROF_TOP_STATS_H
+
+#include <stdint.h>
+
+#include "ktprof_abi.h"
+#include "model/model.h"
+
+#define TOP_WAITS 16		/* the worst waits of an interval kept */
+#define TOP_IRQ_NAME 48
+
+struct top_thread {
+	uint32_t t;			/* the model's thread index */
+	uint32_t pid, tgid;
+	char comm[KTP_COMM_LEN];
+	uint8_t own;			/* the recorder's (this ktprof's) thread */
+	uint8_t kthread;
+	int32_t cpu;			/* where it ran last, -1: not in the interval */
+	uint64_t runtime_ns;
+	uint32_t voluntary, involuntary;	/* its switch-outs */
+	uint32_t migrations;
+	uint32_t wakeups, runqueue_waits;	/* latencies that ended */
+	uint64_t wakeup_p99_ns, wakeup_max_ns;	/* nearest rank; 0: none */
+	uint64_t runqueue_p99_ns, runqueue_max_ns;
+};
+
+struct top_cpu {
+	uint32_t cpu;
+	uint64_t busy_ns, idle_ns, unknown_ns;	/* unknown: no data, loss, offline */
+	uint64_t hardirq_ns, softirq_ns, work_ns;	/* inside busy and idle */
+	uint32_t switches, migrations_in;
+	uint64_t lost;			/* records the module lost */
+	int depth;			/* runnable threads at the end, -1: unknown */
+};
+
+/* One wait for a CPU that ended in the interval. */
+struct top_wait {
+	enum sched_latency kind;
+	uint32_t pid, tgid;
+	char comm[KTP_COMM_LEN];
+	uint32_t cpu;			/* the runqueue it waited in longest */
+	uint64_t start, latency_ns;	/* start: absolute */
+	/* Who ran on that CPU last before it (pid 0: idle; UINT32_MAX: unknown). */
+	uint32_t ran_pid;
+	char ran_comm[KTP_COMM_LEN];
+};
+
+struct top_irq {
+	enum sched_irq_kind kind;
+	uint64_t id;
+	char name[TOP_IRQ_NAME];	/* "irq 24 virtio0", "softirq TIMER", a work function */
+	uint32_t count;			/* runs that started in the interval and ended */
+	uint64_t time_ns;		/* its own time in the interval */
+};
+
+struct top_interval {
+	uint64_t index;			/* 0, 1, ... */
+	uint64_t from, to;		/* absolute CLOCK_BOOTTIME ns */
+	uint64_t session_start;
+	uint64_t events, lost;		/* in the interval, every CPU */
+	uint64_t lost_total;		/* since the session's start */
+	struct top_cpu *cpus;
+	uint32_t nr_cpus;
+	struct top_thread *threads;	/* those that ran, switched, waited or moved */
+	uint32_t nr_threads;
+	struct top_wait waits[TOP_WAITS];	/* the longest, longest first */
+	uint32_t nr_waits;
+	struct top_irq *irqs;		/* by time, largest first */
+	uint32_t nr_irqs;
+};
+
+struct top_thread_acc;
+struct top_latency;
+struct top_irq_acc;
+
+struct top_stats {
+	struct model *m;
+	uint32_t own_tgid;		/* 0: none */
+	struct top_thread_acc *acc;	/* by thread index */
+	uint32_t nr_acc;
+	uint32_t *touched;		/* threads with figures this interval */
+	uint32_t nr_touched, cap_touched;
+	struct top_latency *lat;	/* this interval's latencies */
+	uint32_t nr_lat, cap_lat;
+	struct top_cpu *cpus;		/* this interval's, by CPU */
+	uint32_t nr_cpus, cap_cpus;
+	uint32_t *last_ran;		/* by CPU: the thread that ran last, or SCHED_IDLE/NONE */
+	struct top_irq_acc *irqs;
+	uint32_t nr_irqs, cap_irqs;
+	struct top_wait waits[TOP_WAITS];	/* this interval's worst, longest first */
+	uint32_t nr_waits;
+	uint64_t events, lost, lost_total;
+	uint64_t index;
+	struct top_interval out;	/* the last interval given */
+	int error;
+};
+
+/* A client of @m (before model_start()); @own_tgid: this ktprof's threads, to mark. */
+int top_stats_init(struct top_stats *ts, struct model *m, uint32_t own_tgid);
+void top_stats_fini(struct top_stats *ts);
+
+/*
+ * The interval [@from, @to) ended, the model stepped and cut at @to: its
+ * figures in *@out (top_stats' own, valid until the next call), threads
+ * unsorted; the next interval starts empty. 0 or -ENOMEM.
+ */
+int top_stats_take(struct top_stats *ts, uint64_t from, uint64_t to,
+		   struct top_interval **out);
+
+/* How the views order threads. */
+enum top_sort { TOP_SORT_RUNTIME, TOP_SORT_WAKEUP, TOP_SORT_RUNQUEUE, TOP_SORT_SWITCHES,
+		TOP_SORT_MIGRATIONS, TOP_SORT_PID, TOP_NR_SORTS };
+
+/* Its name ("runtime", "wakeup", ...), and the sort of a name (-1: none). */
+const char *top_sort_name(enum top_sort s);
+int top_sort_of(const char *name);
+
+/* Order @iv's threads by @s, largest first (pid: smallest first); ties by pid. */
+void top_interval_sort(struct top_interval *iv, enum top_sort s);
+
+/* Whether thread @th matches @filter: "" all, a number its pid or tgid, else a part of its name. */
+int top_thread_matches(const struct top_thread *th, const char *filter);
+
+#endif
