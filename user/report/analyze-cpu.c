@@ -108,8 +108,14 @@ static void on_gap(void *ctx, uint32_t cpu, enum sched_gap gap, uint64_t from, u
 {
 	struct cpu_result *r = cpu_res(ctx, cpu);
 
-	if (r)
+	/*
+	 * A CPU whose time in the window is all unknown is one of the
+	 * window's CPUs still: its unknown time is said, not left out.
+	 */
+	if (r) {
 		r->gap_ns[gap] += to - from;
+		r->seen = 1;
+	}
 }
 
 static void on_switch(void *ctx, uint32_t cpu, uint64_t ts, uint32_t prev,
