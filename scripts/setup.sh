@@ -25,6 +25,8 @@ base_pkgs=(
 	libnl-3-dev libnl-genl-3-dev zlib1g-dev libdeflate-dev libjson-c-dev
 	# ktprof sql and export: SQLite (the sqlite3 shell for the tests)
 	libsqlite3-dev sqlite3
+	# ktprof top's full-screen view (ncursesw)
+	libncurses-dev
 	# trace-cmd's trace.dat as input (capture/tracedat.c): its libraries
 	# (libtracecmd's pkg-config file requires libtracefs's), and trace-cmd
 	# for the tests' fixtures

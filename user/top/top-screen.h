@@ -6,7 +6,10 @@
  * interval, with who ran instead), interrupts. Keys as top(1)'s: the
  * command's loop waits in top_screen_wait(), which reads and obeys them.
  * The terminal is restored by top_screen_close(), which the command calls
- * on every way out (quit, SIGINT, SIGTERM, an error).
+ * on every way out (quit, SIGINT, SIGTERM, an error). The command catches
+ * SIGINT and SIGTERM before top_screen_open(), without SA_RESTART (ncurses
+ * would otherwise install handlers of its own that exit), and leaves
+ * SIGWINCH to ncurses: a resize comes as a key.
  */
 #ifndef KTPROF_TOP_SCREEN_H
 #define KTPROF_TOP_SCREEN_H
