@@ -14,6 +14,7 @@
 
 const struct cmd cmd_table[] = {
 	{ "record", cmd_record, &record_cmd },
+	{ "top", cmd_top, &top_cmd },
 	{ "import", cmd_import, &import_cmd },
 	{ "info", cmd_info, &info_cmd },
 	{ "dump", cmd_dump, &dump_cmd },

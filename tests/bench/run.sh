@@ -170,6 +170,23 @@ for n in 1000000 10000000; do
 	done
 	rm -f "$syn"/*
 done
+echo
+echo "== ktprof top's analysis (host, one core): a capture replayed in intervals of 100,000 records each, --json to /dev/null; its CPU time per interval is the share of one CPU the live analysis takes at 100,000 events/s"
+printf '%12s %10s %12s %12s %14s %12s\n' records intervals "CPU s" "us/record" "CPU at 100k/s" "peak RSS"
+for n in 1000000 10000000; do
+	"$top/build/tools/gen-capture" -n "$n" -c 4 -o "$syn/syn.ktp"
+	records=$(capture_records "$syn/syn.ktp")
+	span=$("$KTPROF" report --json --cpu "$syn/syn.ktp" 2>/dev/null |
+		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["window"]["duration_ns"])')
+	d=$((span * 100000 / records))
+	/usr/bin/time -f '%U %S %M' -o "$out/time" "$KTPROF" top --replay "$syn/syn.ktp" --json \
+		-d "${d}ns" >"$syn/top.json" 2>/dev/null
+	read -r user sys rss <"$out/time"
+	awk -v r="$records" -v u="$user" -v s="$sys" -v m="$rss" -v k="$(wc -l <"$syn/top.json")" 'BEGIN {
+		c = u + s; printf "%12d %10d %12.2f %12.3f %13.1f%% %9.1f MB\n", r, k, c, c / r * 1e6,
+			c / r * 1e5 * 100, m / 1024 }'
+	rm -f "$syn"/*
+done
 [ "${1:-}" != --host-only ] || exit 0
 
 echo

@@ -1229,8 +1229,16 @@ static void cut_cpu(struct sched *s, uint32_t cpu, uint64_t ts)
 	};
 	struct sched_cpu *c = &s->cpus[cpu];
 
-	if (!c->seen || ts <= c->since)
+	if (ts <= c->since)
 		return;
+	/*
+	 * A CPU not traced since the start (offline then) has no time to
+	 * tell until it comes: what it will call no data starts here.
+	 */
+	if (!c->seen && !c->awaited) {
+		c->since = ts;
+		return;
+	}
 	if (c->mode == CPU_KNOWN)
 		emit_cpu_time(s, cpu, c->cur, c->since, ts);
 	else

@@ -604,6 +604,21 @@ static void wake_readers(struct recorder *r)
 			break;	/* then its poll's timeout wakes it */
 }
 
+/* Whether our session still runs: stopped by another program, it would record nothing. */
+static int check_running(struct recorder *r)
+{
+	struct meta now;
+	int ret = control_client_get_meta(r->ctl, &now);
+
+	if (ret)
+		return error_set(&r->err, ret, "module metadata: %s", error_str(ret));
+	if (strcmp(now.state, "running") || now.session_id != r->meta.session_id)
+		return error_set(&r->err, -ESRCH,
+				 "the session is no longer running (the module's state: %s): "
+				 "stopped by another program?", now.state);
+	return 0;
+}
+
 int recorder_sync(struct recorder *r, uint64_t *ts)
 {
 	struct timespec deadline;
@@ -619,6 +634,9 @@ int recorder_sync(struct recorder *r, uint64_t *ts)
 	ret = control_client_flush(r->ctl);
 	if (ret)
 		return error_set(&r->err, ret, "cannot flush the session: %s", error_str(ret));
+	ret = check_running(r);
+	if (ret)
+		return ret;
 	gen = atomic_fetch_add(&r->sync_gen, 1) + 1;
 	wake_readers(r);
 	clock_gettime(CLOCK_REALTIME, &deadline);

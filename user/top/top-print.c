@@ -61,7 +61,7 @@ static void print_cpus(FILE *out, const struct top_interval *iv)
 static void print_threads(FILE *out, const struct top_interval *iv, const struct top_print_opts *o)
 {
 	uint64_t len = iv->to - iv->from;
-	char b[4][32];
+	char b[5][32];
 	uint32_t i, shown = 0;
 
 	fprintf(out, "\n  %7s %7s %-16s %6s %9s %5s %5s %4s %5s %9s %9s %9s %9s %4s\n", "pid",
@@ -81,7 +81,7 @@ static void print_threads(FILE *out, const struct top_interval *iv, const struct
 			ns_text(t->wakeup_p99_ns, b[1], sizeof(b[1])),
 			ns_text(t->wakeup_max_ns, b[2], sizeof(b[2])),
 			ns_text(t->runqueue_p99_ns, b[3], sizeof(b[3])),
-			ns_text(t->runqueue_max_ns, b[0], sizeof(b[0])));
+			ns_text(t->runqueue_max_ns, b[4], sizeof(b[4])));
 		if (t->cpu >= 0)
 			fprintf(out, "%4d\n", t->cpu);
 		else

@@ -140,7 +140,10 @@ static int next_replay(struct top_source *s, uint64_t *to, struct error *err)
 	ret = model_finish(s->m, err);
 	if (ret)
 		return ret;
-	*to = s->m->to > s->last ? s->m->to : s->last;
+	/* Nothing but the end's marks after the last interval: none more. */
+	if (s->m->to <= s->last)
+		return 0;
+	*to = s->m->to;
 	return 1;
 }
 
@@ -210,6 +213,11 @@ void top_source_close(struct top_source *s)
 const char *top_source_name(const struct top_source *s)
 {
 	return s->name;
+}
+
+const char *top_source_problem(const struct top_source *s)
+{
+	return s->ended && (s->m->truncated || s->m->damaged) ? s->m->problem : NULL;
 }
 
 uint32_t top_source_nr_cpus(const struct top_source *s)

@@ -56,6 +56,9 @@ void top_source_close(struct top_source *s);
 /* "live: 4 CPUs, writing cap.ktp", "replay of cap.ktp": the view's header. */
 const char *top_source_name(const struct top_source *s);
 
+/* After a replay's end: why the capture's readable part ended early, or NULL. */
+const char *top_source_problem(const struct top_source *s);
+
 /* The session's CPUs. */
 uint32_t top_source_nr_cpus(const struct top_source *s);
 

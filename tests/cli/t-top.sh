@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# ktprof top over captures replayed (no module: the same model, stepped
+# interval by interval, as live): for every scripted capture of
+# tests/report/ and a generated one, cut into intervals of several
+# lengths, each interval's figures equal `ktprof report --json --from A
+# --to B` over it: each thread's runtime and voluntary and involuntary
+# switch-outs, each CPU's busy, idle and unknown time, switches and
+# migrations in; the intervals add up to the whole capture's report. The
+# worst waits and latencies are those that ended in the interval (checked
+# against report's latency list of the whole capture). Then --batch's
+# text, --json's documents, and the refusals.
+. "$(dirname "$0")/lib.sh"
+
+i=1
+for s in "$TOP"/tests/report/*.scn; do
+	n=$(basename "$s" .scn)
+	"$GEN" -t "$s" -i $i -o "$T/$n.ktp" 2>/dev/null || fail "gen-capture $n"
+	i=$((i + 1))
+done
+"$GEN" -n 20000 -c 4 -s 1 -i $i -o "$T/gen.ktp" || fail "gen-capture -n"
+
+/usr/bin/python3 - "$KTPROF" "$T" <<'PY' || fail "top's intervals differ from report's"
+import glob, json, os, subprocess, sys
+ktprof, tmp = sys.argv[1:]
+
+def run(*args):
+    p = subprocess.run([ktprof, *args], capture_output=True, text=True, timeout=120)
+    return p
+
+def report(cap, a, b):
+    p = run('report', '--json', '--from', f'{a}ns', '--to', f'{b}ns', cap)
+    if p.returncode != 0:
+        raise SystemExit(f'report {cap} {a}-{b}: {p.stderr}')
+    return json.loads(p.stdout)
+
+def thread_figs(threads, key='pid'):
+    f = {}
+    for t in threads:
+        k = t[key]
+        r = f.setdefault(k, [0, 0, 0])
+        r[0] += t.get('runtime_ns', 0)
+        r[1] += t.get('voluntary_switches', 0)
+        r[2] += t.get('involuntary_switches', 0)
+    return {k: v for k, v in f.items() if any(v)}
+
+def cpu_figs(cpus, from_report):
+    f = {}
+    for c in cpus:
+        unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
+        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'])
+    return {k: v for k, v in f.items() if any(v)}
+
+bad = 0
+checked = 0
+for cap in sorted(glob.glob(f'{tmp}/*.ktp')):
+    whole = json.loads(run('report', '--json', cap).stdout)
+    length = whole['window']['duration_ns'] if 'duration_ns' in whole['window'] else None
+    if length is None:
+        length = whole['window']['to_ns'] - whole['window']['from_ns']
+    for parts in (1, 3, 7):
+        d = max(1, -(-length // parts))
+        p = run('top', '--replay', cap, '--json', '-d', f'{d}ns')
+        if p.returncode != 0:
+            print(f'{cap}: top -d {d}ns: exit {p.returncode}: {p.stderr}'); bad += 1; continue
+        docs = [json.loads(l) for l in p.stdout.splitlines()]
+        if not docs:
+            print(f'{cap}: no interval'); bad += 1; continue
+        tot_run = {}
+        for i, doc in enumerate(docs):
+            if doc['interval'] != i:
+                print(f'{cap}: interval {doc["interval"]} at {i}'); bad += 1
+            if i and doc['from_ns'] != docs[i - 1]['to_ns']:
+                print(f'{cap}: intervals not contiguous at {i}'); bad += 1
+            if doc['from_ns'] >= doc['to_ns']:
+                continue
+            rep = report(cap, doc['from_ns'], doc['to_ns'])
+            checked += 1
+            # A thread is named by its pid at the interval's end: one that
+            # exec'd from outside its group's leader (exec-nonleader.scn)
+            # took the leader's pid later, which report, at the end, names.
+            for key in ('tgid',) if 'exec-nonleader' in cap else ('pid', 'tgid'):
+                a, b = thread_figs(doc['threads'], key), thread_figs(rep['threads'], key)
+                if a != b:
+                    print(f'{cap} -d {d}ns [{doc["from_ns"]}, {doc["to_ns"]}): threads by {key}: top {a} report {b}'); bad += 1
+            a, b = cpu_figs(doc['cpus'], False), cpu_figs(rep['cpus'], True)
+            # A CPU offline at the start has no data until it comes online;
+            # report, which knows it comes, says so for the time before;
+            # live, top cannot know yet (nodata.scn, online-late.scn).
+            for c in rep['cpus']:
+                u = c['unknown']
+                if c['cpu'] not in a and c['cpu'] in b and b[c['cpu']][:2] == (0, 0) and \
+                   not u['loss_ns'] and not u['offline_ns'] and not c['switches']:
+                    del b[c['cpu']]
+            if a != b:
+                print(f'{cap} -d {d}ns [{doc["from_ns"]}, {doc["to_ns"]}): cpus top {a} report {b}'); bad += 1
+            for tgid, v in thread_figs(doc['threads'], 'tgid').items():
+                tot_run[tgid] = tot_run.get(tgid, 0) + v[0]
+        want = {k: v[0] for k, v in thread_figs(whole['threads'], 'tgid').items() if v[0]}
+        got = {k: v for k, v in tot_run.items() if v}
+        if want != got:
+            print(f'{cap} -d {d}ns: the intervals add up to {got}, report {want}'); bad += 1
+print(f'{checked} intervals checked')
+if checked < 150:
+    print('too few intervals checked'); bad += 1
+sys.exit(1 if bad else 0)
+PY
+
+# Waits by their end, basic.scn's worked out by hand, in intervals of
+# 3 us: b woken at 1000, in at 1400 (400 ns), a-worker woken at 1500, in
+# at 2000 (500), a preempted at 2000, in at 2600 (600): [0, 3). b woken
+# at 4100, in at 4500 (400): [3, 6). a woken at 5500, in at 6000 on CPU 1
+# (500, after b), and b preempted at 6000, in at 6300 on CPU 0 (300,
+# after idle): [6, 9). Nothing in [9, 10).
+/usr/bin/python3 - "$KTPROF" "$T/basic.ktp" <<'PY' || fail "basic.scn's waits"
+import json, subprocess, sys
+ktprof, cap = sys.argv[1:]
+out = subprocess.run([ktprof, 'top', '--replay', cap, '--json', '-d', '3us'],
+                     capture_output=True, text=True, check=True).stdout
+docs = [json.loads(l) for l in out.splitlines()]
+waits = [sorted((w['pid'], w['kind'], w['latency_ns'], w['ran_pid']) for w in d['waits'])
+         for d in docs]
+want = [[(100, 'runqueue', 600, 101), (101, 'wakeup', 500, 100), (200, 'wakeup', 400, 0)],
+        [(200, 'wakeup', 400, 0)],
+        [(100, 'wakeup', 500, 200), (200, 'runqueue', 300, 0)],
+        []]
+if waits != want:
+    sys.exit(f'waits {waits}, want {want}')
+# Each thread's p99 and max of those: b's two wakeups of [0, 3) and [3, 6).
+t = {(d['interval'], th['pid']): th for d in docs for th in d['threads']}
+for (i, pid), (n, p99, mx) in {(0, 200): (1, 400, 400), (0, 101): (1, 500, 500),
+                               (1, 200): (1, 400, 400), (2, 100): (1, 500, 500)}.items():
+    th = t[(i, pid)]
+    got = (th['wakeups'], th['wakeup_p99_ns'], th['wakeup_max_ns'])
+    if got != (n, p99, mx):
+        sys.exit(f'interval {i} pid {pid}: wakeups {got}, want {(n, p99, mx)}')
+if (t[(0, 100)]['runqueue_waits'], t[(0, 100)]['runqueue_max_ns']) != (1, 600):
+    sys.exit(f'a\'s runqueue wait: {t[(0, 100)]}')
+PY
+
+# --batch: a block an interval, the header first; --threads cuts rows.
+expect 0 '' top --replay "$T/basic.ktp" --batch -d 5us
+[ "$(grep -c '^ktprof top: replay of' "$T/out")" = 2 ] || fail "--batch: want 2 blocks: $out"
+grep -Eq '^ +100 +100 a ' "$T/out" || fail "--batch: no row of thread a: $out"
+expect 0 '' top --replay "$T/basic.ktp" --batch -d 10us --threads 1
+grep -Eq '^ +100 +100 a ' "$T/out" || fail "--threads 1: not a: $out"
+grep -Eq '^ +200 +200 b ' "$T/out" && fail "--threads 1 shows b as well: $out"
+expect 0 '' top --replay "$T/basic.ktp" --batch -d 10us --filter a-worker
+grep -Eq '^ +101 +100 a-worker' "$T/out" || fail "--filter: $out"
+grep -Eq '^ +200 +200 b ' "$T/out" && fail "--filter a-worker shows b: $out"
+expect 0 '' top --replay "$T/basic.ktp" --json -d 10us --filter 200
+[ "$(echo "$out" | /usr/bin/python3 -c 'import json,sys; print([t["pid"] for t in json.loads(sys.stdin.readline())["threads"]])')" = "[200]" ] ||
+	fail "--filter 200: $out"
+expect 0 '' top --replay "$T/basic.ktp" --json -d 1us -n 2
+[ "$(echo "$out" | wc -l)" = 2 ] || fail "-n 2: $out"
+# Loss at once, per CPU.
+expect 0 '' top --replay "$T/loss.ktp" --batch -d 1s
+grep -q '^LOST cpu' "$T/out" || fail "loss.scn: no LOST line: $out"
+
+# Refusals.
+expect 2 'one of them' top --replay "$T/basic.ktp" --batch --json
+expect 2 'duration' top --replay "$T/basic.ktp" --batch -d 0
+expect 2 '10ms' top -d 5ms --batch
+expect 2 'live session' top --replay "$T/basic.ktp" -o "$T/x.ktp" --batch
+expect 2 'want runtime' top --replay "$T/basic.ktp" --batch --sort nope
+expect 1 'no-such' top --replay "$T/no-such.ktp" --batch
+expect 1 'terminal' top --replay "$T/basic.ktp"
+# A capture cut short: the intervals up to the cut, said, exit status 1.
+size=$(stat -c %s "$T/gen.ktp")
+head -c $((size / 2)) "$T/gen.ktp" >"$T/cut.ktp"
+expect 1 'intervals end there' top --replay "$T/cut.ktp" --batch -d 100ms
+grep -q '^ktprof top: replay of' "$T/out" || fail "a cut capture: no interval: $out"
+echo ok

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""`ktprof top --json`'s intervals against `ktprof report --json --from A
+--to B` of a capture of the same events (replayed on the host, written by
+top -o live in vm/top): per interval, each thread's runtime and voluntary
+and involuntary switch-outs by pid, and each CPU's busy, idle and unknown
+time, switches and migrations in.
+
+usage: top_check.py KTPROF CAPTURE TOP_JSON [--lost]
+  --lost: records were lost: each interval's and each CPU's count equals
+          report's lost_records of the interval, and they are not all 0
+"""
+import json
+import subprocess
+import sys
+
+
+def report(ktprof, cap, a, b):
+    p = subprocess.run([ktprof, 'report', '--json', '--from', f'{a}ns', '--to', f'{b}ns', cap],
+                       capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise SystemExit(f'report --from {a}ns --to {b}ns: {p.stderr}')
+    return json.loads(p.stdout)
+
+
+def threads(ts, key='pid'):
+    f = {}
+    for t in ts:
+        r = f.setdefault(t[key], [0, 0, 0])
+        r[0] += t.get('runtime_ns', 0)
+        r[1] += t.get('voluntary_switches', 0)
+        r[2] += t.get('involuntary_switches', 0)
+    return {k: tuple(v) for k, v in f.items() if any(v)}
+
+
+def cpus(cs, from_report):
+    f = {}
+    for c in cs:
+        unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
+        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'])
+    return {k: v for k, v in f.items() if any(v)}
+
+
+def lost(cs, from_report):
+    return {c['cpu']: c['lost_records' if from_report else 'lost'] for c in cs
+            if c['lost_records' if from_report else 'lost']}
+
+
+def diff(what, a, b):
+    keys = sorted(set(a) | set(b))
+    return [f'  {what} {k}: top {a.get(k)} report {b.get(k)}' for k in keys if a.get(k) != b.get(k)]
+
+
+def main():
+    ktprof, cap, top_json = sys.argv[1:4]
+    want_lost = '--lost' in sys.argv[4:]
+    lost_seen = 0
+    docs = [json.loads(line) for line in open(top_json)]
+    if len(docs) < 2:
+        sys.exit(f'{top_json}: {len(docs)} intervals')
+    bad = 0
+    for i, d in enumerate(docs):
+        if d['interval'] != i or (i and d['from_ns'] != docs[i - 1]['to_ns']):
+            sys.exit(f'interval {i}: not the next one: {d["interval"]} from {d["from_ns"]}')
+        rep = report(ktprof, cap, d['from_ns'], d['to_ns'])
+        lines = diff('thread', threads(d['threads']), threads(rep['threads']))
+        lines += diff('cpu', cpus(d['cpus'], False), cpus(rep['cpus'], True))
+        if want_lost:
+            lines += diff('lost on cpu', lost(d['cpus'], False), lost(rep['cpus'], True))
+            lost_seen += d['lost']
+            if d['lost'] != sum(lost(d['cpus'], False).values()):
+                lines.append(f'  lost {d["lost"]}, per CPU {lost(d["cpus"], False)}')
+        n = sum(1 for t in d['threads'] if t['runtime_ns'])
+        print(f'interval {i} [{d["from_ns"]}, {d["to_ns"]}): {d["events"]} events, {n} threads ran, '
+              f'{len(lines)} differences')
+        for line in lines[:40]:
+            print(line)
+        bad += len(lines)
+        if not n:
+            print('  no thread ran'); bad += 1
+    if want_lost and not lost_seen:
+        print('no record was lost'); bad += 1
+    own = [t for d in docs for t in d['threads'] if t['recorder']]
+    if not own:
+        print('no thread is marked as the recorder\'s'); bad += 1
+    sys.exit(1 if bad else 0)
+
+
+main()
