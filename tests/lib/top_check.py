@@ -7,8 +7,10 @@ and involuntary switch-outs by pid, and each CPU's busy, idle and unknown
 time, switches and migrations in.
 
 usage: top_check.py KTPROF CAPTURE TOP_JSON [--lost]
-  --lost: records were lost: each interval's and each CPU's count equals
-          report's lost_records of the interval, and they are not all 0
+  --lost: records were lost: each interval's count is its CPUs' sum; per
+          CPU, the intervals' counts add up to no more than the capture's
+          (report's lost_records: the whole stream's, the loss after the
+          last interval included), and to 90% of them at least
 """
 import json
 import subprocess
@@ -55,6 +57,7 @@ def main():
     ktprof, cap, top_json = sys.argv[1:4]
     want_lost = '--lost' in sys.argv[4:]
     lost_seen = 0
+    lost_top, lost_cap = {}, {}
     docs = [json.loads(line) for line in open(top_json)]
     if len(docs) < 2:
         sys.exit(f'{top_json}: {len(docs)} intervals')
@@ -66,7 +69,9 @@ def main():
         lines = diff('thread', threads(d['threads']), threads(rep['threads']))
         lines += diff('cpu', cpus(d['cpus'], False), cpus(rep['cpus'], True))
         if want_lost:
-            lines += diff('lost on cpu', lost(d['cpus'], False), lost(rep['cpus'], True))
+            for cpu, n in lost(d['cpus'], False).items():
+                lost_top[cpu] = lost_top.get(cpu, 0) + n
+            lost_cap = lost(rep['cpus'], True)
             lost_seen += d['lost']
             if d['lost'] != sum(lost(d['cpus'], False).values()):
                 lines.append(f'  lost {d["lost"]}, per CPU {lost(d["cpus"], False)}')
@@ -78,8 +83,15 @@ def main():
         bad += len(lines)
         if not n:
             print('  no thread ran'); bad += 1
-    if want_lost and not lost_seen:
-        print('no record was lost'); bad += 1
+    if want_lost:
+        print(f'lost per CPU: top {lost_top}, the capture {lost_cap}')
+        if not lost_seen:
+            print('no record was lost'); bad += 1
+        for cpu in set(lost_top) | set(lost_cap):
+            if lost_top.get(cpu, 0) > lost_cap.get(cpu, 0):
+                print(f'  cpu {cpu}: top counted more lost records than the capture has'); bad += 1
+        if sum(lost_top.values()) < 0.9 * sum(lost_cap.values()):
+            print('  top showed under 90% of the lost records'); bad += 1
     own = [t for d in docs for t in d['threads'] if t['recorder']]
     if not own:
         print('no thread is marked as the recorder\'s'); bad += 1
