@@ -138,6 +138,27 @@ if (t[(0, 100)]['runqueue_waits'], t[(0, 100)]['runqueue_max_ns']) != (1, 600):
     sys.exit(f'a\'s runqueue wait: {t[(0, 100)]}')
 PY
 
+# A replay's stretch without events is one interval, up to the last
+# boundary before the next event: a 999 us idle gap at -d 1us is one
+# interval, not 999 (what it prints grows with the events, not the span).
+cat >"$T/gap.scn" <<'SCN'
+cpus 1
+stop 1000500
+0 0 start pid=100
+0 0 task pid=100 tgid=100 comm=a snapshot
+500 0 switch prev=100 state=S next=0
+1000000 0 waking pid=100 target=0
+1000100 0 switch prev=0 state=R next=100
+1000500 0 stop pid=100
+SCN
+"$GEN" -t "$T/gap.scn" -o "$T/gap.ktp" || fail "gen-capture gap.scn"
+expect 0 '' top --replay "$T/gap.ktp" --json -d 1us
+got=$(echo "$out" | /usr/bin/python3 -c 'import json, sys
+print(" ".join("%d:%d:%d" % (d["to_ns"], d["cpus"][0]["busy_ns"], d["cpus"][0]["idle_ns"])
+               for d in map(json.loads, sys.stdin)))')
+[ "$got" = "1000:500:500 1000000:0:999000 1000500:400:100" ] ||
+	fail "the idle gap: intervals (end:busy:idle) $got"
+
 # --batch: a block an interval, the header first; --threads cuts rows.
 expect 0 '' top --replay "$T/basic.ktp" --batch -d 5us
 [ "$(grep -c '^ktprof top: replay of' "$T/out")" = 2 ] || fail "--batch: want 2 blocks: $out"

@@ -5,7 +5,9 @@
  * (binaries looked up under a scratch symfs that holds a FIFO at
  * /tmp/ff/app). fuzz-render takes the same inputs through report and
  * diff. Then the capture as ktprof sql and export see it: every table's
- * rows (table-fill), each value written as CSV and as JSON.
+ * rows (table-fill), each value written as CSV and as JSON. And as ktprof
+ * top --replay sees it: the model stepped and cut interval by interval,
+ * each interval's figures written as text and as JSON.
  *
  * So that the fuzzer gets past the checksums, each complete chunk's CRC
  * and sequence number are set right before the file is written, unless bit
@@ -18,6 +20,8 @@
 #include "fuzz.h"
 #include "tables/table-fill.h"
 #include "tables/table-text.h"
+#include "top/top-print.h"
+#include "top/top-source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -34,6 +38,25 @@ static int row(void *ctx, enum table_id t, const struct table_value *v)
 	return 0;
 }
 
+static void top(const char *path, FILE *null)
+{
+	struct top_source_config cfg = { .replay = path, .interval_ns = 1000000 };
+	struct top_print_opts o = { .filter = "", .source = path };
+	struct error err = { 0 };
+	struct top_source *src = top_source_open(&cfg, &err);
+	struct top_interval *iv;
+	unsigned int n = 0;
+
+	if (!src)
+		return;
+	while (n++ < 100000 && top_source_next(src, &iv, &err) == 1) {
+		o.sort = n % TOP_NR_SORTS;
+		top_print_text(null, iv, &o);
+		top_print_json(null, iv, &o);
+	}
+	top_source_close(src);
+}
+
 static void tables(const char *path)
 {
 	static FILE *null;
@@ -47,6 +70,7 @@ static void tables(const char *path)
 		abort();
 	sink.ctx = null;
 	table_fill(path, &cfg, &sink, &err);
+	top(path, null);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -299,7 +299,8 @@ void merge_set_watermark(struct merge *m, uint64_t ts)
 	m->retry = 1;
 }
 
-int merge_next(struct merge *m, struct event *ev)
+/* The heap ready: started, the input returned last refilled, waiting inputs retried. */
+static int prepare(struct merge *m)
 {
 	int ret;
 
@@ -309,6 +310,25 @@ int merge_next(struct merge *m, struct event *ev)
 		ret = m->last >= 0 ? refill(m) : 0;
 	if (!ret && m->retry && m->nr_waiting)
 		ret = retry_waiting(m);
+	return ret;
+}
+
+int merge_peek(struct merge *m, uint64_t *ts)
+{
+	int ret = prepare(m);
+
+	if (ret < 0)
+		return ret;
+	if (!m->heap_len || m->nr_waiting)
+		return 0;
+	*ts = m->inputs[m->heap[0]].head.ts;
+	return 1;
+}
+
+int merge_next(struct merge *m, struct event *ev)
+{
+	int ret = prepare(m);
+
 	if (ret < 0)
 		return ret;
 	/*

@@ -35,6 +35,13 @@ int merge_add(struct merge *m, int cpu, merge_read_fn read, void *ctx);
 int merge_next(struct merge *m, struct event *ev);
 
 /*
+ * The time of the event merge_next() would give next, whatever the
+ * watermark: 1 with *@ts, 0 when none is known (every input ended, or one
+ * waits for bytes), or -errno.
+ */
+int merge_peek(struct merge *m, uint64_t *ts);
+
+/*
  * Live inputs (whose reads may say -EAGAIN): the caller promises that every
  * byte of every input holding an event before @ts has been made readable,
  * and merge_next() gives the events before @ts, then -EAGAIN. Every

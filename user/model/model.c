@@ -779,6 +779,11 @@ int model_step(struct model *m, uint64_t until, struct error *err)
 			 ret == -EBADMSG ? input_problem(m->in) : error_str(ret));
 }
 
+int model_next_ts(struct model *m, uint64_t *ts)
+{
+	return merge_peek(m->mg, ts);
+}
+
 void model_cut(struct model *m, uint64_t ts)
 {
 	if (m->cfg.sched)

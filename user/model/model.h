@@ -173,6 +173,12 @@ int model_step(struct model *m, uint64_t until, struct error *err);
 int model_finish(struct model *m, struct error *err);
 
 /*
+ * Between steps: the time of the next event the pass will take: 1 with
+ * *@ts, 0 when none is known yet (or the input ended), or -errno.
+ */
+int model_next_ts(struct model *m, uint64_t *ts);
+
+/*
  * Close, at @ts, every interval the scheduler model holds open (the CPUs'
  * runs and gaps, the threads' states), as if it ended there, and open it
  * again: clients' sums are unchanged, and each ends at or before @ts. For

@@ -122,11 +122,23 @@ struct top_source *top_source_open(const struct top_source_config *cfg, struct e
 /* Replay: the events of [last, last + interval), or to the capture's end. */
 static int next_replay(struct top_source *s, uint64_t *to, struct error *err)
 {
-	uint64_t until = s->last + s->cfg.interval_ns;
+	uint64_t d = s->cfg.interval_ns, until = s->last + d, next;
 	int ret;
 
 	if (s->ended)
 		return 0;
+	/*
+	 * Intervals without events are one, up to the last boundary before
+	 * the next event: what a replay prints grows with its events, not
+	 * with its span over -d (a damaged timestamp can be 2^63 ns away).
+	 */
+	ret = model_next_ts(s->m, &next);
+	if (ret < 0)
+		return error_set(err, ret, "reading %s: %s", s->cfg.replay, error_str(ret));
+	if (ret && next > s->last && (next - s->last) / d > 1)
+		until = s->last + (next - s->last) / d * d;
+	if (until < s->last)
+		until = UINT64_MAX - 1;	/* past the clock's end */
 	ret = model_step(s->m, until, err);
 	if (ret < 0)
 		return ret;

@@ -322,7 +322,8 @@ static void take_latencies(struct top_stats *ts)
 {
 	uint32_t i = 0, j;
 
-	qsort(ts->lat, ts->nr_lat, sizeof(*ts->lat), lat_cmp);
+	if (ts->nr_lat)
+		qsort(ts->lat, ts->nr_lat, sizeof(*ts->lat), lat_cmp);
 	while (i < ts->nr_lat) {
 		const struct top_latency *l = &ts->lat[i];
 		struct top_thread *th = &ts->out.threads[ts->acc[l->t].row - 1];
