@@ -22,7 +22,9 @@
 #             records).
 #   flood     (2 vCPUs) ktprof record at its defaults under 1, 2 and 4
 #             concurrent perf bench sched pipe floods: records/s, loss,
-#             recorder memory.
+#             recorder memory; then ktprof top --json live for TOP_SECS
+#             intervals of 1 s under 2 floods: its CPU time over the
+#             session's, and the events it took.
 #   ceiling   (2 vCPUs) ktprof record at its defaults while the module's
 #             load file (kmod/load.c) writes selftest records at a set
 #             rate on every CPU, for CEILING_SECS each, the rate doubling
@@ -278,7 +280,29 @@ flood() {
 		lost=$("$KTPROF" info "$tmp/flood.ktp" | sed -n 's/^lost records *\([0-9]*\).*/\1/p')
 		echo "flood $p $secs $records ${lost:-0} $(stat -c %s "$tmp/flood.ktp") $rss_kb"
 	done
+	top_live
 	unload_module
+}
+
+# ktprof top live under 2 pipe floods: "top SECONDS USER_S SYS_S RSS_KB
+# EVENTS LOST", SECONDS the intervals' span (guest time), EVENTS and LOST
+# what they held; USER_S and SYS_S top's own, every thread (its readers
+# too: they are part of its cost).
+top_live() {
+	local i pids=() wall user sys rss
+	for i in 1 2; do
+		perf bench sched pipe -l 100000000 >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	/usr/bin/time -f '%e %U %S %M' -o "$out/time" "$KTPROF" top --json -d 1 -n "${TOP_SECS:-10}" \
+		>"$out/top.json" 2>"$out/top.err" || { kill "${pids[@]}"; fail "top: $(cat "$out/top.err")"; }
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	read -r wall user sys rss <"$out/time"
+	/usr/bin/python3 -c 'import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])]
+print("top %.3f %s %s %s %d %d" % ((d[-1]["to_ns"] - d[0]["from_ns"]) / 1e9, sys.argv[2], sys.argv[3],
+      sys.argv[4], sum(x["events"] for x in d), sum(x["lost"] for x in d)))' "$out/top.json" "$user" "$sys" "$rss"
 }
 
 # One rate of the ceiling sweep: prints "ceiling RATE CPUS SECONDS WRITTEN

@@ -7,6 +7,7 @@ Raw lines (tests/bench/guest.sh):
   MODE TRACER NS_PER_OP EVENTS BYTES          one round of one tracer
   selftest N NS_FOR_N NS_FOR_0                the write path alone
   flood P SECONDS RECORDS LOST BYTES RSS_KB   ktprof record, P pipe floods
+  top SECONDS USER_S SYS_S RSS_KB EVENTS LOST  ktprof top live, 2 pipe floods
   ceiling RATE CPUS SECONDS WRITTEN DROPPED MISSED LOST RECORDS BYTES
           REC_S USER_S SYS_S RSS_KB           one rate of the ceiling sweep
   probes KIND TRACER OPS NS_PER_OP HITS BYTES one round of a dynamic probe
@@ -58,6 +59,7 @@ WORKLOADS = [
 
 def parse(path):
     rounds, selftest, flood, ceiling = {}, [], [], []
+    top = []
     probes = {"rounds": {}, "sites": {}}
     with open(path) as f:
         for line in f:
@@ -71,6 +73,10 @@ def parse(path):
                 p, secs, rec, lost, by, rss = w[1:]
                 flood.append(dict(floods=int(p), seconds=float(secs), records=int(rec),
                                   lost=int(lost), bytes=int(by), rss_kb=int(rss)))
+            elif w[0] == "top" and len(w) == 7:
+                secs, user, sys_s, rss, ev, lost = w[1:]
+                top.append(dict(seconds=float(secs), user_s=float(user), sys_s=float(sys_s),
+                                rss_kb=int(rss), events=int(ev), lost=int(lost)))
             elif w[0] == "ceiling" and len(w) == 14:
                 k = ["rate", "cpus", "seconds", "written", "dropped", "missed", "lost",
                      "records", "bytes", "record_s", "user_s", "sys_s", "rss_kb"]
@@ -85,7 +91,7 @@ def parse(path):
             elif len(w) == 5 and w[0] in dict(WORKLOADS):
                 r = rounds.setdefault(w[0], {}).setdefault(w[1], [])
                 r.append((float(w[2]), int(w[3]), int(w[4])))
-    return rounds, selftest, flood, ceiling, probes
+    return rounds, selftest, flood, ceiling, probes, top
 
 
 def overhead(rounds, ops):
@@ -266,6 +272,22 @@ def print_flood(flood):
               f"{f['lost']:8d} {f['bytes'] / max(f['records'], 1):9.1f} {f['rss_kb'] / 1024:10.1f}")
 
 
+def print_top(tops):
+    print("\nktprof top --json live, intervals of 1 s, under 2 perf bench sched pipe floods, "
+          "2 vCPUs (top's guest CPU time, its readers included, in instruction-counted time: "
+          "not a host CPU share, see docs/benchmarks.md):")
+    print(f"{'seconds':>8} {'events':>9} {'events/s':>10} {'lost':>8} {'CPU s':>7} "
+          f"{'CPU ns/event':>13} {'RSS MB':>7}")
+    for t in tops:
+        rate = t["events"] / t["seconds"] if t["seconds"] else 0
+        cpu = t["user_s"] + t["sys_s"]
+        t["events_per_s"] = rate
+        t["cpu_ns_per_event"] = cpu * 1e9 / t["events"] if t["events"] else 0
+        print(f"{t['seconds']:8.2f} {t['events']:9d} {rate:10.0f} {t['lost']:8d} {cpu:7.2f} "
+              f"{t['cpu_ns_per_event']:13.0f} {t['rss_kb'] / 1024:7.1f}")
+    return tops
+
+
 # --- SVG: plain elements, no library -----------------------------------
 def svg_doc(w, h, body):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
@@ -358,7 +380,7 @@ def main():
         label, _, path = spec.partition("=")
         if not path or not os.path.exists(path):
             sys.exit(f"summarize: no file for '{spec}'")
-        rounds, selftest, flood, ceiling, probes = parse(path)
+        rounds, selftest, flood, ceiling, probes, top = parse(path)
         run = doc["runs"].setdefault(label, {})
         for wl, title in WORKLOADS:
             o = overhead(rounds.get(wl, {}), 2 * a.handoffs)
@@ -392,6 +414,8 @@ def main():
         if flood:
             print_flood(flood)
             run["flood"] = flood
+        if top:
+            run["top"] = print_top(top)
         if ceiling:
             rows = ceiling_rows(ceiling)
             best = print_ceiling(rows)

@@ -159,6 +159,40 @@ print(" ".join("%d:%d:%d" % (d["to_ns"], d["cpus"][0]["busy_ns"], d["cpus"][0]["
 [ "$got" = "1000:500:500 1000000:0:999000 1000500:400:100" ] ||
 	fail "the idle gap: intervals (end:busy:idle) $got"
 
+# One interval over a whole capture: each thread's waits are report's (all
+# of them end in it, and all begin in report's window): counts and maxima
+# equal, the nearest-rank p99 equal where report's histogram is exact and
+# within its bucket's error (1/128) where it is not (threads of 200 and
+# more waits here).
+"$GEN" -n 300000 -c 2 -s 3 -o "$T/many.ktp" || fail "gen-capture -n 300000"
+/usr/bin/python3 - "$KTPROF" "$T/many.ktp" <<'PY' || fail "top's p99 and max against report's"
+import json, subprocess, sys
+ktprof, cap = sys.argv[1:]
+rep = json.loads(subprocess.run([ktprof, 'report', '--json', cap], capture_output=True,
+                                 text=True, check=True).stdout)
+out = subprocess.run([ktprof, 'top', '--replay', cap, '--json', '-d', '1h'], capture_output=True,
+                     text=True, check=True).stdout.splitlines()
+if len(out) != 1:
+    sys.exit(f'{len(out)} intervals, want 1')
+top = {t['pid']: t for t in json.loads(out[0])['threads']}
+bad = big = 0
+for t in rep['threads']:
+    for kind, n_key in (('wakeup', 'wakeups'), ('runqueue', 'runqueue_waits')):
+        r = t.get('latency', {}).get(kind)
+        if not r or not r['count']:
+            continue
+        o = top[t['pid']]
+        got = (o[n_key], o[f'{kind}_max_ns'])
+        if got != (r['count'], r['max_ns']):
+            print(f'pid {t["pid"]} {kind}: count, max {got}, report {(r["count"], r["max_ns"])}'); bad += 1
+        p, want = o[f'{kind}_p99_ns'], r['p99_ns']
+        if (r['exact'] and p != want) or abs(p - want) > want / 128 + 1:
+            print(f'pid {t["pid"]} {kind}: p99 {p}, report {want} (exact: {r["exact"]})'); bad += 1
+        big += r['count'] >= 200
+print(f'{big} distributions of 200 waits or more')
+sys.exit(1 if bad or big < 5 else 0)
+PY
+
 # --batch: a block an interval, the header first; --threads cuts rows.
 expect 0 '' top --replay "$T/basic.ktp" --batch -d 5us
 [ "$(grep -c '^ktprof top: replay of' "$T/out")" = 2 ] || fail "--batch: want 2 blocks: $out"

@@ -94,6 +94,10 @@ struct top_stats {
 	uint32_t nr_touched, cap_touched;
 	struct top_latency *lat;	/* this interval's latencies */
 	uint32_t nr_lat, cap_lat;
+	uint64_t *vals, *heap;		/* scratch of top_stats_take(), kept */
+	uint32_t cap_vals, cap_heap;
+	uint32_t *gstart;		/* (thread, kind) groups' starts in vals */
+	uint32_t cap_g;
 	struct top_cpu *cpus;		/* this interval's, by CPU */
 	uint32_t nr_cpus, cap_cpus;
 	uint32_t *last_ran;		/* by CPU: the thread that ran last, or SCHED_IDLE/NONE */
