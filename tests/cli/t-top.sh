@@ -48,7 +48,8 @@ def cpu_figs(cpus, from_report):
     f = {}
     for c in cpus:
         unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
-        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'])
+        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'],
+                       c['hardirq_ns'], c['softirq_ns'], c['work_ns'])
     return {k: v for k, v in f.items() if any(v)}
 
 bad = 0
@@ -192,6 +193,32 @@ for t in rep['threads']:
 print(f'{big} distributions of 200 waits or more')
 sys.exit(1 if bad or big < 5 else 0)
 PY
+
+# A damaged timestamp near the clock's end (2^64 - 2 ns): three intervals,
+# the last ending there, printed unsigned; it printed empty intervals at
+# the clock's end without end before.
+cat >"$T/end.scn" <<'SCN'
+cpus 1
+0 0 start pid=100
+0 0 task pid=100 tgid=100 comm=a snapshot
+1000 0 switch prev=100 state=S next=0
+18446744072709551614 0 switch prev=0 state=R next=100
+SCN
+"$GEN" -t "$T/end.scn" -o "$T/end.ktp" || fail "gen-capture end.scn"
+expect 0 '' top --replay "$T/end.ktp" --json -d 1s
+got=$(echo "$out" | /usr/bin/python3 -c 'import json, sys
+print(" ".join(str(json.loads(l)["to_ns"]) for l in sys.stdin))')
+[ "$got" = "1000000000 18446744072000000000 18446744072709551614" ] ||
+	fail "a timestamp at the clock's end: intervals end at $got"
+
+# SIGTERM ends a replay to a pipe at once (it went on to the capture's end).
+"$KTPROF" top --replay "$T/many.ktp" --json -d 1ns >/dev/null 2>"$T/sig.err" &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+kill -0 $pid 2>/dev/null && { kill -9 $pid; fail "top --replay went on after SIGTERM"; }
+wait $pid || fail "top --replay: exit $? after SIGTERM: $(cat "$T/sig.err")"
 
 # --batch: a block an interval, the header first; --threads cuts rows.
 expect 0 '' top --replay "$T/basic.ktp" --batch -d 5us

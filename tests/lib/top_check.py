@@ -39,7 +39,8 @@ def cpus(cs, from_report):
     f = {}
     for c in cs:
         unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
-        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'])
+        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'],
+                       c['hardirq_ns'], c['softirq_ns'], c['work_ns'])
     return {k: v for k, v in f.items() if any(v)}
 
 

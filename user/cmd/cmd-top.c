@@ -243,7 +243,7 @@ static int loop(struct top_run *run)
 	long k;
 	int ret;
 
-	for (k = 0; !o->count || k < o->count; k++) {
+	for (k = 0; (!o->count || k < o->count) && !stop_signal; k++) {
 		/* A replay for a script does not wait; for people it goes at -d's pace. */
 		next += o->interval_ns;
 		if ((!o->replay || run->screen) && wait_until(run, next))

@@ -474,13 +474,14 @@ static uint64_t clipped(const struct sched *s, uint64_t from, uint64_t to)
 /*
  * An IRQ, softirq or work item [start, end) on @cpu, of which @inner ns
  * inside the window were nested hardirqs. Its own time is what lies inside
- * the window; it is counted (a duration) only if it started there and
+ * the window, from @told on (what a cut told already is before it: see
+ * sched_cut()); it is counted (a duration) only if it started there and
  * @whole: its exit was seen, not the end of the CPU's data.
  */
 static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind, uint64_t id,
-		     uint64_t start, uint64_t end, uint64_t inner, int whole)
+		     uint64_t start, uint64_t told, uint64_t end, uint64_t inner, int whole)
 {
-	uint64_t in = clipped(s, start, end);
+	uint64_t in = clipped(s, start > told ? start : told, end);
 	struct sched_irq irq = {
 		.kind = kind, .id = id, .start = start, .end = end,
 		.self = in - (inner < in ? inner : in),
@@ -500,9 +501,9 @@ static void end_hardirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
 {
 	struct sched_cpu *c = &s->cpus[cpu];
 
-	emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, ts, 0, whole);
+	emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, s->cut, ts, 0, whole);
 	if (c->softirq >= 0)
-		c->softirq_inner += clipped(s, c->hardirq_ts, ts);
+		c->softirq_inner += clipped(s, c->hardirq_ts > s->cut ? c->hardirq_ts : s->cut, ts);
 	c->hardirq = -1;
 }
 
@@ -510,7 +511,7 @@ static void end_softirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
 {
 	struct sched_cpu *c = &s->cpus[cpu];
 
-	emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, ts,
+	emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, s->cut, ts,
 		 c->softirq_inner, whole);
 	c->softirq = -1;
 }
@@ -982,10 +983,11 @@ static void on_work(struct sched *s, const struct event *ev)
 	if (ev->type == KTP_REC_WQ_START) {
 		th->work_ts = ev->ts;
 		th->work_fn = r.function;
+		th->work_told = 0;
 		return;
 	}
 	if (th->work_ts && th->work_fn == r.function)
-		emit_irq(s, ev->cpu, SCHED_WORK, r.function, th->work_ts, ev->ts, 0, 1);
+		emit_irq(s, ev->cpu, SCHED_WORK, r.function, th->work_ts, th->work_told, ev->ts, 0, 1);
 	th->work_ts = 0;
 }
 
@@ -1246,12 +1248,50 @@ static void cut_cpu(struct sched *s, uint32_t cpu, uint64_t ts)
 	c->since = ts;
 }
 
+/*
+ * What @cpu's open hardirq, softirq and running work item took up to @ts,
+ * told as time but not a run (that is told at its exit, with the rest).
+ */
+static void cut_irqs_at(struct sched *s, uint32_t cpu, uint64_t ts)
+{
+	struct sched_cpu *c = &s->cpus[cpu];
+	struct sched_thread *th;
+
+	if (c->hardirq >= 0) {
+		emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, s->cut, ts, 0, 0);
+		if (c->softirq >= 0)
+			c->softirq_inner += clipped(s, c->hardirq_ts > s->cut ? c->hardirq_ts : s->cut,
+						    ts);
+	}
+	if (c->softirq >= 0) {
+		emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, s->cut, ts,
+			 c->softirq_inner, 0);
+		c->softirq_inner = 0;
+	}
+	/* A work item of a worker that does not run now is told whole at its end. */
+	if (c->mode != CPU_KNOWN || c->cur >= s->nr_threads)
+		return;
+	th = &s->threads[c->cur];
+	if (th->work_ts && th->cpu == (int32_t)cpu) {
+		emit_irq(s, cpu, SCHED_WORK, th->work_fn, th->work_ts, th->work_told, ts, 0, 0);
+		th->work_told = ts;
+	}
+}
+
 void sched_cut(struct sched *s, uint64_t ts)
 {
 	uint32_t cpu, t;
 
-	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+	if (ts <= s->cut)
+		return;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		cut_irqs_at(s, cpu, ts);
 		cut_cpu(s, cpu, ts);
+	}
+	s->cut = ts;
+	/* Every thread's state, for clients that want states: else no work a thread. */
+	if (!s->state_clients)
+		return;
 	for (t = 0; t < s->nr_threads; t++)
 		if (s->threads[t].state_since < ts)
 			set_state(s, t, s->threads[t].state, ts);
@@ -1322,5 +1362,6 @@ int sched_add_client(struct sched *s, const struct sched_ops *ops, void *ctx)
 	if (s->nr_clients == SCHED_MAX_CLIENTS)
 		return -ENOSPC;
 	s->clients[s->nr_clients++] = (struct sched_client){ ops, ctx };
+	s->state_clients += ops->state_time != NULL;
 	return 0;
 }

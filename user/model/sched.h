@@ -98,6 +98,7 @@ struct sched_thread {
 	uint64_t wake_ts, rq_ts;
 	struct sched_waker waker;	/* of the pending wakeup */
 	uint64_t work_ts, work_fn;	/* a work item it runs (0: none) */
+	uint64_t work_told;	/* its time up to here was told at a cut */
 	/*
 	 * The runqueue it waits in (-1: it does not wait, or where is not
 	 * known): from its waking or preemption to its switch-in, moved by
@@ -222,6 +223,8 @@ struct sched {
 	uint64_t inconsistent;		/* records that contradict the model */
 	uint64_t latency_excluded[2];	/* clocks a gap overlapped */
 	int error;			/* the first failure of a client or an allocation */
+	uint64_t cut;			/* the last sched_cut(), 0: none */
+	unsigned int state_clients;	/* clients with a state_time hook */
 };
 
 /*

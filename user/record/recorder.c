@@ -29,7 +29,7 @@
 #define READER_CHUNK (1 << 20)
 #define READER_FLUSH_NS 1000000000ull
 #define READER_POLL_MS 200
-#define RECORDER_SYNC_TIMEOUT_S 10
+#define RECORDER_SYNC_TIMEOUT_S 60	/* -o on a slow disk: the readers write too */
 
 struct reader {
 	struct recorder *r;
@@ -635,6 +635,13 @@ int recorder_sync(struct recorder *r, uint64_t *ts)
 	if (ret)
 		return error_set(&r->err, ret, "cannot flush the session: %s", error_str(ret));
 	ret = check_running(r);
+	if (ret)
+		return ret;
+	/*
+	 * A CPU that came online before the flush wrote records before @ts:
+	 * its reader starts now, and the sync waits for it too.
+	 */
+	ret = recorder_poll(r);
 	if (ret)
 		return ret;
 	gen = atomic_fetch_add(&r->sync_gen, 1) + 1;

@@ -150,6 +150,12 @@ static void put_int(struct json_build *b, json_object *o, const char *key, int64
 	json_build_put(b, o, key, json_object_new_int64(v));
 }
 
+/* Times: from a damaged capture, anything up to 2^64 - 1. */
+static void put_u64(struct json_build *b, json_object *o, const char *key, uint64_t v)
+{
+	json_build_put(b, o, key, json_object_new_uint64(v));
+}
+
 static void put_str(struct json_build *b, json_object *o, const char *key, const char *v)
 {
 	json_build_put(b, o, key, json_object_new_string(v));
@@ -163,20 +169,20 @@ static json_object *cpu_json(struct json_build *b, const struct top_interval *iv
 	if (!o)
 		return NULL;
 	put_int(b, o, "cpu", c->cpu);
-	put_int(b, o, "busy_ns", c->busy_ns);
-	put_int(b, o, "idle_ns", c->idle_ns);
-	put_int(b, o, "unknown_ns", c->unknown_ns);
+	put_u64(b, o, "busy_ns", c->busy_ns);
+	put_u64(b, o, "idle_ns", c->idle_ns);
+	put_u64(b, o, "unknown_ns", c->unknown_ns);
 	json_build_num(b, o, "utilization_pct", pct(c->busy_ns, c->busy_ns + c->idle_ns), 2);
-	put_int(b, o, "hardirq_ns", c->hardirq_ns);
-	put_int(b, o, "softirq_ns", c->softirq_ns);
-	put_int(b, o, "work_ns", c->work_ns);
+	put_u64(b, o, "hardirq_ns", c->hardirq_ns);
+	put_u64(b, o, "softirq_ns", c->softirq_ns);
+	put_u64(b, o, "work_ns", c->work_ns);
 	put_int(b, o, "switches", c->switches);
 	put_int(b, o, "migrations_in", c->migrations_in);
 	if (c->depth >= 0)
 		put_int(b, o, "runqueue_depth", c->depth);
 	else
 		json_object_object_add(o, "runqueue_depth", NULL);
-	put_int(b, o, "lost", c->lost);
+	put_u64(b, o, "lost", c->lost);
 	(void)iv;
 	return o;
 }
@@ -194,17 +200,17 @@ static json_object *thread_json(struct json_build *b, const struct top_interval 
 	json_build_put(b, o, "recorder", json_object_new_boolean(t->own));
 	json_build_put(b, o, "kthread", json_object_new_boolean(t->kthread));
 	put_int(b, o, "cpu", t->cpu);
-	put_int(b, o, "runtime_ns", t->runtime_ns);
+	put_u64(b, o, "runtime_ns", t->runtime_ns);
 	json_build_num(b, o, "cpu_pct", pct(t->runtime_ns, iv->to - iv->from), 2);
 	put_int(b, o, "voluntary_switches", t->voluntary);
 	put_int(b, o, "involuntary_switches", t->involuntary);
 	put_int(b, o, "migrations", t->migrations);
 	put_int(b, o, "wakeups", t->wakeups);
-	put_int(b, o, "wakeup_p99_ns", t->wakeup_p99_ns);
-	put_int(b, o, "wakeup_max_ns", t->wakeup_max_ns);
+	put_u64(b, o, "wakeup_p99_ns", t->wakeup_p99_ns);
+	put_u64(b, o, "wakeup_max_ns", t->wakeup_max_ns);
 	put_int(b, o, "runqueue_waits", t->runqueue_waits);
-	put_int(b, o, "runqueue_p99_ns", t->runqueue_p99_ns);
-	put_int(b, o, "runqueue_max_ns", t->runqueue_max_ns);
+	put_u64(b, o, "runqueue_p99_ns", t->runqueue_p99_ns);
+	put_u64(b, o, "runqueue_max_ns", t->runqueue_max_ns);
 	return o;
 }
 
@@ -220,8 +226,8 @@ static json_object *wait_json(struct json_build *b, const struct top_interval *i
 	put_int(b, o, "tgid", w->tgid);
 	put_str(b, o, "comm", w->comm);
 	put_int(b, o, "cpu", w->cpu);
-	put_int(b, o, "start_ns", w->start > iv->session_start ? w->start - iv->session_start : 0);
-	put_int(b, o, "latency_ns", w->latency_ns);
+	put_u64(b, o, "start_ns", w->start > iv->session_start ? w->start - iv->session_start : 0);
+	put_u64(b, o, "latency_ns", w->latency_ns);
 	if (w->ran_pid == UINT32_MAX) {
 		json_object_object_add(o, "ran_pid", NULL);
 		json_object_object_add(o, "ran_comm", NULL);
@@ -240,10 +246,10 @@ static json_object *irq_json(struct json_build *b, const struct top_irq *q)
 	if (!o)
 		return NULL;
 	put_str(b, o, "kind", kinds[q->kind]);
-	put_int(b, o, "id", (int64_t)q->id);
+	put_u64(b, o, "id", q->id);
 	put_str(b, o, "name", q->name);
 	put_int(b, o, "count", q->count);
-	put_int(b, o, "time_ns", q->time_ns);
+	put_u64(b, o, "time_ns", q->time_ns);
 	return o;
 }
 
@@ -255,12 +261,12 @@ static json_object *interval_json(struct json_build *b, struct top_interval *iv,
 
 	if (!d)
 		return NULL;
-	put_int(b, d, "interval", iv->index);
-	put_int(b, d, "from_ns", iv->from - iv->session_start);
-	put_int(b, d, "to_ns", iv->to - iv->session_start);
-	put_int(b, d, "events", iv->events);
-	put_int(b, d, "lost", iv->lost);
-	put_int(b, d, "lost_total", iv->lost_total);
+	put_u64(b, d, "interval", iv->index);
+	put_u64(b, d, "from_ns", iv->from - iv->session_start);
+	put_u64(b, d, "to_ns", iv->to - iv->session_start);
+	put_u64(b, d, "events", iv->events);
+	put_u64(b, d, "lost", iv->lost);
+	put_u64(b, d, "lost_total", iv->lost_total);
 	json_build_put(b, d, "cpus", a = json_object_new_array());
 	for (i = 0; a && i < iv->nr_cpus; i++)
 		json_build_push(b, a, cpu_json(b, iv, &iv->cpus[i]));

@@ -137,12 +137,13 @@ static int next_replay(struct top_source *s, uint64_t *to, struct error *err)
 		return error_set(err, ret, "reading %s: %s", s->cfg.replay, error_str(ret));
 	if (ret && next > s->last && (next - s->last) / d > 1)
 		until = s->last + (next - s->last) / d * d;
-	if (until < s->last)
-		until = UINT64_MAX - 1;	/* past the clock's end */
+	/* At the clock's end (a damaged timestamp), the rest is the last interval. */
+	if (d > UINT64_MAX - 1 - s->last)
+		until = UINT64_MAX;
 	ret = model_step(s->m, until, err);
 	if (ret < 0)
 		return ret;
-	if (!ret) {
+	if (!ret && until != UINT64_MAX) {
 		model_cut(s->m, until);
 		*to = until;
 		return 1;
@@ -161,12 +162,14 @@ static int next_replay(struct top_source *s, uint64_t *to, struct error *err)
 
 static int next_live(struct top_source *s, uint64_t *to, struct error *err)
 {
-	int ret = recorder_poll(s->rec);
+	int ret = recorder_reader_error(s->rec);
 
-	if (!ret)
-		ret = recorder_reader_error(s->rec);
+	/* The sync starts readers for CPUs that came online, and waits for them. */
 	if (!ret)
 		ret = recorder_sync(s->rec, to);
+	/* A reader that ended in the sync left its CPU's records out: no interval. */
+	if (!ret)
+		ret = recorder_reader_error(s->rec);
 	if (ret)
 		return error_set(err, ret, "%s", recorder_strerror(s->rec));
 	ret = model_step(s->m, *to, err);

@@ -47,16 +47,17 @@ static struct top_thread_acc *touch(struct top_stats *ts, uint32_t t)
 	return a;
 }
 
+/* CPU @cpu's figures, made as CPUs appear; NULL past any CPU's number, or out of memory. */
 static struct top_cpu *cpu_of(struct top_stats *ts, uint32_t cpu)
 {
-	uint32_t cap = ts->cap_cpus, i;
+	uint32_t i;
 
 	if (cpu < ts->nr_cpus)
 		return &ts->cpus[cpu];
 	if (cpu >= KTPC_MAX_CPUS)
 		return NULL;
 	if (array_reserve((void **)&ts->cpus, &ts->cap_cpus, cpu, sizeof(*ts->cpus), 8) ||
-	    array_reserve((void **)&ts->last_ran, &cap, cpu, sizeof(*ts->last_ran), 8)) {
+	    array_reserve((void **)&ts->last_ran, &ts->cap_last_ran, cpu, sizeof(*ts->last_ran), 8)) {
 		ts->error = -ENOMEM;
 		return NULL;
 	}
@@ -206,14 +207,13 @@ static void irq_name(struct top_stats *ts, struct top_irq *q)
 
 static struct top_irq_acc *irq_of(struct top_stats *ts, enum sched_irq_kind kind, uint64_t id)
 {
+	void *v = u64_map_get(&ts->irq_index[kind], id);
 	struct top_irq_acc *q;
-	uint32_t i;
 
-	/* Few handlers run in a second: a scan. */
-	for (i = 0; i < ts->nr_irqs; i++)
-		if (ts->irqs[i].irq.kind == kind && ts->irqs[i].irq.id == id)
-			return &ts->irqs[i];
-	if (array_reserve((void **)&ts->irqs, &ts->cap_irqs, ts->nr_irqs, sizeof(*ts->irqs), 16))
+	if (v)
+		return &ts->irqs[(uintptr_t)v - 1];
+	if (array_reserve((void **)&ts->irqs, &ts->cap_irqs, ts->nr_irqs, sizeof(*ts->irqs), 16) ||
+	    u64_map_put(&ts->irq_index[kind], id, (void *)(uintptr_t)(ts->nr_irqs + 1)))
 		return NULL;
 	q = &ts->irqs[ts->nr_irqs++];
 	memset(q, 0, sizeof(*q));
@@ -227,9 +227,12 @@ static int on_irq(void *ctx, uint32_t cpu, const struct sched_irq *irq)
 {
 	struct top_stats *ts = ctx;
 	struct top_cpu *c = cpu_of(ts, cpu);
-	struct top_irq_acc *q = irq_of(ts, irq->kind, irq->id);
+	struct top_irq_acc *q;
 
-	if (!c || !q)
+	if (!c)
+		return ts->error;
+	q = irq_of(ts, irq->kind, irq->id);
+	if (!q)
 		return -ENOMEM;
 	if (irq->kind == SCHED_HARDIRQ)
 		c->hardirq_ns += irq->self;
@@ -276,7 +279,11 @@ static const struct sched_ops top_ops = {
 
 int top_stats_init(struct top_stats *ts, struct model *m, uint32_t own_tgid)
 {
+	int k;
+
 	memset(ts, 0, sizeof(*ts));
+	for (k = 0; k < TOP_IRQ_KINDS; k++)
+		u64_map_init(&ts->irq_index[k]);
 	ts->m = m;
 	ts->own_tgid = own_tgid;
 	if (m->nr_cpus && !cpu_of(ts, m->nr_cpus - 1))
@@ -286,6 +293,10 @@ int top_stats_init(struct top_stats *ts, struct model *m, uint32_t own_tgid)
 
 void top_stats_fini(struct top_stats *ts)
 {
+	int k;
+
+	for (k = 0; k < TOP_IRQ_KINDS; k++)
+		u64_map_fini(&ts->irq_index[k]);
 	free(ts->acc);
 	free(ts->touched);
 	free(ts->lat);

@@ -17,9 +17,11 @@
 
 #include "ktprof_abi.h"
 #include "model/model.h"
+#include "util/u64-map.h"
 
 #define TOP_WAITS 16		/* the worst waits of an interval kept */
 #define TOP_IRQ_NAME 48
+#define TOP_IRQ_KINDS 3	/* enum sched_irq_kind */
 
 struct top_thread {
 	uint32_t t;			/* the model's thread index */
@@ -101,8 +103,10 @@ struct top_stats {
 	struct top_cpu *cpus;		/* this interval's, by CPU */
 	uint32_t nr_cpus, cap_cpus;
 	uint32_t *last_ran;		/* by CPU: the thread that ran last, or SCHED_IDLE/NONE */
-	struct top_irq_acc *irqs;
+	uint32_t cap_last_ran;
+	struct top_irq_acc *irqs;	/* every handler seen */
 	uint32_t nr_irqs, cap_irqs;
+	struct u64_map irq_index[TOP_IRQ_KINDS];	/* by kind, id -> index + 1 */
 	struct top_wait waits[TOP_WAITS];	/* this interval's worst, longest first */
 	uint32_t nr_waits;
 	uint64_t events, lost, lost_total;
