@@ -220,6 +220,31 @@ for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
 kill -0 $pid 2>/dev/null && { kill -9 $pid; fail "top --replay went on after SIGTERM"; }
 wait $pid || fail "top --replay: exit $? after SIGTERM: $(cat "$T/sig.err")"
 
+# sched_ext per interval, scx.scn's worked out by hand at -d 2us: DSQ 5
+# takes tasks at 1100 and 1300 and gives one at 1500 (2 in, 1 out, depth 1
+# at the end, 2 at most), the other at 2000; CPU 0's local DSQ one in and
+# out at 1600/1700 and 5000/5100, CPU 1's at 2050/2100; DSQ 5 again at
+# 4800/5000 (a DSQ's CPU is its first task's). The scheduler enabled at 500, exited (kind 1025) at 7000;
+# SCX_EV_X grew 3 + 2 in [6, 8) us.
+expect 0 '' top --replay "$T/scx.ktp" --json -d 2us
+/usr/bin/python3 - "$T/out" <<'PY' || fail "scx.scn's DSQs"
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+LOCAL = 0x8000000000000002
+got = [sorted((d['id'], d['cpu'], d['inserts'], d['removes'], d['depth'], d['max_depth'])
+              for d in x['sched_ext']['dsqs']) for x in docs]
+want = [sorted([(5, 0, 2, 1, 1, 2), (LOCAL, 0, 1, 1, 0, 1)]),
+        sorted([(5, 0, 0, 1, 0, 0), (LOCAL, 1, 1, 1, 0, 1)]),
+        sorted([(5, 0, 1, 1, 0, 1), (LOCAL, 0, 1, 1, 0, 1)]),
+        [], []]
+if got != want:
+    sys.exit(f'DSQs by interval {got}, want {want}')
+x = [(d['sched_ext']['enables'], d['sched_ext']['exits'], d['sched_ext']['exit_kind'],
+      d['sched_ext']['events']) for d in docs]
+if x != [(1, 0, 0, {}), (0, 0, 0, {}), (0, 0, 0, {}), (0, 1, 1025, {'SCX_EV_X': 5}), (0, 0, 0, {})]:
+    sys.exit(f'transitions and counters by interval {x}')
+PY
+
 # --batch: a block an interval, the header first; --threads cuts rows.
 expect 0 '' top --replay "$T/basic.ktp" --batch -d 5us
 [ "$(grep -c '^ktprof top: replay of' "$T/out")" = 2 ] || fail "--batch: want 2 blocks: $out"

@@ -131,6 +131,36 @@ static void print_irqs(FILE *out, const struct top_interval *iv)
 			pct(iv->irqs[i].time_ns, len));
 }
 
+static void print_scx(FILE *out, const struct top_interval *iv)
+{
+	const struct top_scx *x = &iv->scx;
+	uint32_t i;
+
+	if (!x->present && !iv->nr_dsqs)
+		return;
+	fprintf(out, "\n  sched_ext: %s, scheduler %s", x->state[0] ? x->state : "?",
+		x->ops[0] ? x->ops : "none");
+	if (x->enables || x->exits)
+		fprintf(out, ", %u enabled, %u exited (kind %lld)", x->enables, x->exits,
+			(long long)x->exit_kind);
+	if (x->bypass >= 0)
+		fprintf(out, ", bypass %s", x->bypass ? "on" : "off");
+	fputc('\n', out);
+	for (i = 0; i < x->nr_events; i++)
+		fprintf(out, "  %-40s %+lld\n", x->events[i].name, (long long)x->events[i].grew);
+	if (!iv->nr_dsqs)
+		return;
+	fprintf(out, "  %-20s %10s %5s %6s %6s %9s %9s\n", "dsq", "uid", "cpu", "depth", "max",
+		"inserts", "removes");
+	for (i = 0; i < iv->nr_dsqs; i++) {
+		const struct top_dsq *d = &iv->dsqs[i];
+
+		fprintf(out, "  %#-20llx %10u %5u %6u %6u %9llu %9llu\n", (unsigned long long)d->id,
+			d->uid, d->cpu, d->depth, d->max_depth, (unsigned long long)d->inserts,
+			(unsigned long long)d->removes);
+	}
+}
+
 int top_print_text(FILE *out, struct top_interval *iv, const struct top_print_opts *o)
 {
 	top_interval_sort(iv, o->sort);
@@ -139,6 +169,7 @@ int top_print_text(FILE *out, struct top_interval *iv, const struct top_print_op
 	print_threads(out, iv, o);
 	print_waits(out, iv);
 	print_irqs(out, iv);
+	print_scx(out, iv);
 	fputc('\n', out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
@@ -253,6 +284,46 @@ static json_object *irq_json(struct json_build *b, const struct top_irq *q)
 	return o;
 }
 
+static json_object *scx_json(struct json_build *b, const struct top_interval *iv)
+{
+	const struct top_scx *x = &iv->scx;
+	json_object *o = json_object_new_object(), *a, *e;
+	uint32_t i;
+
+	if (!o)
+		return NULL;
+	json_build_put(b, o, "present", json_object_new_boolean(x->present));
+	put_str(b, o, "state", x->state);
+	put_str(b, o, "scheduler", x->ops);
+	put_u64(b, o, "enable_seq", x->enable_seq);
+	put_int(b, o, "enables", x->enables);
+	put_int(b, o, "exits", x->exits);
+	put_int(b, o, "exit_kind", x->exit_kind);
+	if (x->bypass >= 0)
+		json_build_put(b, o, "bypass", json_object_new_boolean(x->bypass));
+	else
+		json_object_object_add(o, "bypass", NULL);
+	json_build_put(b, o, "events", a = json_object_new_object());
+	for (i = 0; a && i < x->nr_events; i++)
+		put_int(b, a, x->events[i].name, x->events[i].grew);
+	json_build_put(b, o, "dsqs", a = json_object_new_array());
+	for (i = 0; a && i < iv->nr_dsqs; i++) {
+		const struct top_dsq *d = &iv->dsqs[i];
+
+		json_build_push(b, a, e = json_object_new_object());
+		if (!e)
+			break;
+		put_u64(b, e, "id", d->id);
+		put_int(b, e, "uid", d->uid);
+		put_int(b, e, "cpu", d->cpu);
+		put_int(b, e, "depth", d->depth);
+		put_int(b, e, "max_depth", d->max_depth);
+		put_u64(b, e, "inserts", d->inserts);
+		put_u64(b, e, "removes", d->removes);
+	}
+	return o;
+}
+
 static json_object *interval_json(struct json_build *b, struct top_interval *iv,
 				  const struct top_print_opts *o)
 {
@@ -280,6 +351,7 @@ static json_object *interval_json(struct json_build *b, struct top_interval *iv,
 	json_build_put(b, d, "irqs", a = json_object_new_array());
 	for (i = 0; a && i < iv->nr_irqs; i++)
 		json_build_push(b, a, irq_json(b, &iv->irqs[i]));
+	json_build_put(b, d, "sched_ext", scx_json(b, iv));
 	return d;
 }
 

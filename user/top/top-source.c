@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "capture/input.h"
+#include "capture/sched-ext.h"
 #include "decode/meta.h"
 #include "top/top-source.h"
 #include "util/byte-queue.h"
@@ -109,6 +110,8 @@ struct top_source *top_source_open(const struct top_source_config *cfg, struct e
 	if (!ret && (ret = top_stats_init(&s->stats, s->m, cfg->replay ? 0 : cfg->own_tgid)))
 		error_set(err, ret, NULL);
 	s->stats_ready = !ret;
+	if (!ret && cfg->replay)
+		top_stats_set_scx(&s->stats, &s->m->sched_ext[0]);
 	if (!ret)
 		ret = model_start(s->m, err);
 	if (ret) {
@@ -160,6 +163,17 @@ static int next_replay(struct top_source *s, uint64_t *to, struct error *err)
 	return 1;
 }
 
+/* The scheduler now: a kernel without sched_ext (no directory) has none. */
+static void live_scx(struct top_source *s)
+{
+	struct sched_ext now;
+
+	memset(&now, 0, sizeof(now));
+	if (s->cfg.rec.sched_ext_dir)
+		sched_ext_read(s->cfg.rec.sched_ext_dir, &now);
+	top_stats_set_scx(&s->stats, &now);
+}
+
 static int next_live(struct top_source *s, uint64_t *to, struct error *err)
 {
 	int ret = recorder_reader_error(s->rec);
@@ -176,6 +190,7 @@ static int next_live(struct top_source *s, uint64_t *to, struct error *err)
 	if (ret < 0)
 		return ret;
 	model_cut(s->m, *to);
+	live_scx(s);
 	return 1;
 }
 

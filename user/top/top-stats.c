@@ -250,12 +250,105 @@ static int on_irq(void *ctx, uint32_t cpu, const struct sched_irq *irq)
 	return 0;
 }
 
+/* DSQ (@id, @uid)'s figures; NULL out of memory. */
+static struct top_dsq *dsq_of(struct top_stats *ts, uint64_t id, uint32_t uid, uint32_t cpu)
+{
+	uint64_t key = (uint64_t)uid << 32 | (uint32_t)(id ^ id >> 32);
+	void *v = u64_map_get(&ts->dsq_index, key);
+	struct top_dsq *d;
+
+	if (v)
+		return &ts->dsq[(uintptr_t)v - 1];
+	if (array_reserve((void **)&ts->dsq, &ts->cap_dsq, ts->nr_dsq, sizeof(*ts->dsq), 16) ||
+	    array_reserve((void **)&ts->dsq_seen, &ts->cap_dsq_seen, ts->nr_dsq,
+			  sizeof(*ts->dsq_seen), 16) ||
+	    u64_map_put(&ts->dsq_index, key, (void *)(uintptr_t)(ts->nr_dsq + 1)))
+		return NULL;
+	d = &ts->dsq[ts->nr_dsq++];
+	*d = (struct top_dsq){ .id = id, .uid = uid, .cpu = cpu };
+	return d;
+}
+
+static int on_scx_dsq(struct top_stats *ts, const struct event *ev)
+{
+	struct ktp_scx_dsq r;
+	struct top_dsq *d;
+
+	if (ev->size < sizeof(r))
+		return 0;
+	memcpy(&r, ev->rec, sizeof(r));
+	d = dsq_of(ts, r.dsq_id, r.dsq_uid, r.cpu);
+	if (!d)
+		return -ENOMEM;
+	if (ts->dsq_seen[d - ts->dsq] != ts->index + 1) {
+		/* Its first change in the interval: the counts start again. */
+		ts->dsq_seen[d - ts->dsq] = ts->index + 1;
+		d->inserts = d->removes = 0;
+		d->max_depth = 0;
+	}
+	if (r.h.flags & KTP_SCX_DSQ_INSERT)
+		d->inserts++;
+	else
+		d->removes++;
+	d->depth = r.nr;
+	if (r.nr > d->max_depth)
+		d->max_depth = r.nr;
+	return 0;
+}
+
+static void on_scx_op(struct top_stats *ts, const struct event *ev)
+{
+	struct top_scx *x = &ts->scx;
+	size_t n = ev->size > sizeof(struct ktp_scx_op) ? ev->size - sizeof(struct ktp_scx_op) : 0;
+	char name[sizeof(x->events[0].name)];
+	struct ktp_scx_op r;
+	uint32_t i;
+
+	if (ev->size < sizeof(r))
+		return;
+	memcpy(&r, ev->rec, sizeof(r));
+	switch (r.h.flags) {
+	case KTP_SCX_OP_ENABLE:
+		x->enables++;
+		return;
+	case KTP_SCX_OP_BYPASS:
+		x->bypass = !!r.value;
+		return;
+	case KTP_SCX_OP_EXIT:
+		x->exits++;
+		x->exit_kind = r.value;
+		return;
+	case KTP_SCX_OP_EVENT:
+		break;
+	default:
+		return;
+	}
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, (const char *)ev->rec + sizeof(r), n);
+	name[n] = '\0';
+	for (i = 0; i < x->nr_events && strcmp(x->events[i].name, name); i++)
+		;
+	if (i == x->nr_events) {
+		if (i == TOP_SCX_EVENTS)
+			return;	/* more names than an interval shows */
+		x->nr_events++;
+		memcpy(x->events[i].name, name, sizeof(name));
+		x->events[i].grew = 0;
+	}
+	x->events[i].grew += r.value;
+}
+
 static int on_event(void *ctx, const struct event *ev)
 {
 	struct top_stats *ts = ctx;
 	struct top_cpu *c;
 
 	ts->events++;
+	if (ev->type == KTP_REC_SCX_DSQ)
+		return on_scx_dsq(ts, ev);
+	if (ev->type == KTP_REC_SCX_OP)
+		on_scx_op(ts, ev);
 	if (ev->type == EVENT_LOST) {
 		ts->lost += ev->lost;
 		ts->lost_total += ev->lost;
@@ -284,6 +377,8 @@ int top_stats_init(struct top_stats *ts, struct model *m, uint32_t own_tgid)
 	memset(ts, 0, sizeof(*ts));
 	for (k = 0; k < TOP_IRQ_KINDS; k++)
 		u64_map_init(&ts->irq_index[k]);
+	u64_map_init(&ts->dsq_index);
+	ts->scx.bypass = -1;
 	ts->m = m;
 	ts->own_tgid = own_tgid;
 	if (m->nr_cpus && !cpu_of(ts, m->nr_cpus - 1))
@@ -297,6 +392,10 @@ void top_stats_fini(struct top_stats *ts)
 
 	for (k = 0; k < TOP_IRQ_KINDS; k++)
 		u64_map_fini(&ts->irq_index[k]);
+	u64_map_fini(&ts->dsq_index);
+	free(ts->dsq);
+	free(ts->dsq_seen);
+	free(ts->out.dsqs);
 	free(ts->acc);
 	free(ts->touched);
 	free(ts->lat);
@@ -449,6 +548,44 @@ static int take_irqs(struct top_stats *ts)
 	return 0;
 }
 
+static int dsq_cmp(const void *a, const void *b)
+{
+	const struct top_dsq *x = a, *y = b;
+
+	if (x->max_depth != y->max_depth)
+		return x->max_depth > y->max_depth ? -1 : 1;
+	if (x->inserts != y->inserts)
+		return x->inserts > y->inserts ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id ? 1 : x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* The DSQs that changed in the interval. */
+static int take_dsqs(struct top_stats *ts)
+{
+	struct top_interval *o = &ts->out;
+	uint32_t i, n = 0;
+
+	free(o->dsqs);
+	o->dsqs = calloc(ts->nr_dsq ? ts->nr_dsq : 1, sizeof(*o->dsqs));
+	if (!o->dsqs)
+		return -ENOMEM;
+	for (i = 0; i < ts->nr_dsq; i++)
+		if (ts->dsq_seen[i] == ts->index + 1)
+			o->dsqs[n++] = ts->dsq[i];
+	if (n)
+		qsort(o->dsqs, n, sizeof(*o->dsqs), dsq_cmp);
+	o->nr_dsqs = n;
+	return 0;
+}
+
+void top_stats_set_scx(struct top_stats *ts, const struct sched_ext *now)
+{
+	ts->scx.present = now->present;
+	snprintf(ts->scx.state, sizeof(ts->scx.state), "%s", now->state);
+	snprintf(ts->scx.ops, sizeof(ts->scx.ops), "%s", now->ops);
+	ts->scx.enable_seq = now->enable_seq;
+}
+
 static int irq_cmp(const void *a, const void *b)
 {
 	const struct top_irq *x = a, *y = b;
@@ -471,7 +608,7 @@ int top_stats_take(struct top_stats *ts, uint64_t from, uint64_t to,
 	free(o->cpus);
 	o->threads = calloc(ts->nr_touched ? ts->nr_touched : 1, sizeof(*o->threads));
 	o->cpus = calloc(ts->nr_cpus ? ts->nr_cpus : 1, sizeof(*o->cpus));
-	if (!o->threads || !o->cpus || take_irqs(ts))
+	if (!o->threads || !o->cpus || take_irqs(ts) || take_dsqs(ts))
 		return -ENOMEM;
 	for (i = 0; i < ts->nr_touched; i++)
 		take_thread(ts, ts->touched[i], &o->threads[i]);
@@ -494,6 +631,12 @@ int top_stats_take(struct top_stats *ts, uint64_t from, uint64_t to,
 	o->events = ts->events;
 	o->lost = ts->lost;
 	o->lost_total = ts->lost_total;
+	o->scx = ts->scx;
+	/* The scheduler stays as set; its transitions and counters start again. */
+	ts->scx.enables = ts->scx.exits = 0;
+	ts->scx.exit_kind = 0;
+	ts->scx.bypass = -1;
+	ts->scx.nr_events = 0;
 	memcpy(o->waits, ts->waits, sizeof(o->waits));
 	o->nr_waits = ts->nr_waits;
 	ts->nr_waits = 0;

@@ -67,6 +67,36 @@ struct top_irq {
 	uint64_t time_ns;		/* its own time in the interval */
 };
 
+/* A dispatch queue of sched_ext that changed in the interval. */
+struct top_dsq {
+	uint64_t id;			/* the kernel's DSQ id */
+	uint32_t uid;			/* which DSQ of that id */
+	uint32_t cpu;			/* the first task's CPU (a local DSQ's) */
+	uint32_t depth, max_depth;	/* at the interval's end; its largest in it */
+	uint64_t inserts, removes;
+};
+
+#define TOP_SCX_EVENTS 32	/* event counters named per interval, at most */
+
+/* A sched_ext event counter (SCX_EV_...) that grew in the interval. */
+struct top_scx_event {
+	char name[48];
+	int64_t grew;
+};
+
+/* sched_ext in the interval: the scheduler, its transitions, its counters. */
+struct top_scx {
+	int present;			/* the kernel has sched_ext */
+	char state[32];			/* "enabled", "disabled", ... */
+	char ops[64];			/* the BPF scheduler, "" when none */
+	uint64_t enable_seq;
+	uint32_t enables, exits;	/* transitions in the interval */
+	int64_t exit_kind;		/* the last exit's kind, 0: none */
+	int bypass;			/* -1: not changed, else the last bypass state */
+	struct top_scx_event events[TOP_SCX_EVENTS];
+	uint32_t nr_events;
+};
+
 struct top_interval {
 	uint64_t index;			/* 0, 1, ... */
 	uint64_t from, to;		/* absolute CLOCK_BOOTTIME ns */
@@ -81,6 +111,9 @@ struct top_interval {
 	uint32_t nr_waits;
 	struct top_irq *irqs;		/* by time, largest first */
 	uint32_t nr_irqs;
+	struct top_scx scx;
+	struct top_dsq *dsqs;		/* by largest depth, then inserts */
+	uint32_t nr_dsqs;
 };
 
 struct top_thread_acc;
@@ -107,6 +140,11 @@ struct top_stats {
 	struct top_irq_acc *irqs;	/* every handler seen */
 	uint32_t nr_irqs, cap_irqs;
 	struct u64_map irq_index[TOP_IRQ_KINDS];	/* by kind, id -> index + 1 */
+	struct top_dsq *dsq;		/* every DSQ seen; depth kept across intervals */
+	uint64_t *dsq_seen;		/* the interval it changed in, + 1 */
+	uint32_t nr_dsq, cap_dsq, cap_dsq_seen;
+	struct u64_map dsq_index;	/* (uid, id) -> index + 1 */
+	struct top_scx scx;		/* this interval's transitions and counters */
 	struct top_wait waits[TOP_WAITS];	/* this interval's worst, longest first */
 	uint32_t nr_waits;
 	uint64_t events, lost, lost_total;
@@ -126,6 +164,13 @@ void top_stats_fini(struct top_stats *ts);
  */
 int top_stats_take(struct top_stats *ts, uint64_t from, uint64_t to,
 		   struct top_interval **out);
+
+/*
+ * The scheduler's state as its source knows it (live: read at the
+ * interval's end; a replay: the capture's, at the session's start), for
+ * the next top_stats_take().
+ */
+void top_stats_set_scx(struct top_stats *ts, const struct sched_ext *now);
 
 /* How the views order threads. */
 enum top_sort { TOP_SORT_RUNTIME, TOP_SORT_WAKEUP, TOP_SORT_RUNQUEUE, TOP_SORT_SWITCHES,
