@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # ktprof top's full-screen view in a pseudo-terminal (tests/lib/top_tty.py
 # reads the screen as an xterm would show it): a replay of known captures
-# at -d 0.2, its views, sorts and filter, q, SIGINT and SIGTERM (exit 0,
-# like top(1) and ktprof record, with the terminal as it was), a resize,
-# pause, and the terminals it refuses.
+# at -d 0.2, its views (sched_ext's DSQs on scx.scn), sorts and filter, q,
+# SIGINT and SIGTERM (exit 0, like top(1) and ktprof record, with the
+# terminal as it was), a resize, pause, and the terminals it refuses.
 . "$(dirname "$0")/lib.sh"
 
 tty=$TOP/tests/lib/top_tty.py
 "$GEN" -t "$TOP/tests/report/basic.scn" -o "$T/basic.ktp" || fail "gen-capture basic failed"
 "$GEN" -n 20000 -c 4 -s 1 -o "$T/gen.ktp" || fail "gen-capture gen failed"
+"$GEN" -t "$TOP/tests/report/scx.scn" -o "$T/scx.ktp" || fail "gen-capture scx failed"
 basic=("$KTPROF" top --replay "$T/basic.ktp" -d 0.2)
 gen=("$KTPROF" top --replay "$T/gen.ktp" -d 0.2)
 
@@ -24,6 +25,8 @@ scenario() {	# NAME ARGS... -- COMMAND...
 
 # basic.scn: a (pid 100) ran 8400 ns, b (200) 5800, a-worker (101) 600.
 scenario views -- "${basic[@]}"
+# scx.scn: DSQ 5 and the local DSQs of CPUs 0 and 1 in the sched_ext view.
+scenario views --expect-dsq LOCAL --expect-dsq 0x5 -- "$KTPROF" top --replay "$T/scx.ktp" -d 0.2
 scenario sort --expect-order R=a,b,a-worker --expect-order N=a,a-worker,b \
 	--expect-order X=b,a,a-worker -- "${basic[@]}"
 scenario filter --filter worker --expect-rows a-worker -- "${basic[@]}"

@@ -12,7 +12,8 @@ one too).
 
 usage: top_tty.py SCENARIO [--size COLSxROWS] [--term TERM] -- COMMAND...
 scenarios (each prints what it saw and exits 0 when it passed):
-  views    the CPU view; t: the thread view with rows; l, i, c; h: help
+  views    the CPU view; t: the thread view with rows; l, x (sched_ext: the
+           scheduler line, the DSQ table, --expect-dsq), i, Tab; h: help
   sort     N orders the threads by pid, R by runtime (--expect-order)
   filter   f, TEXT, Enter: only matching rows (--filter, --expect-rows)
   quit     q: exit 0, the terminal as it was
@@ -429,6 +430,26 @@ def parse_row(line, names):
     return cells
 
 
+SCX_LINE = r"^(scheduler |no BPF scheduler|this kernel has no sched_ext)"
+SCX_HEAD = r"^DSQ\s.*DEPTH\s+MAX"
+
+
+def dsq_names(screen):
+    """The DSQ column of the sched_ext view's table (names have no blanks)."""
+    lines = screen.lines()
+    for i, line in enumerate(lines):
+        if re.match(SCX_HEAD, line):
+            break
+    else:
+        return []
+    names = []
+    for line in lines[i + 1:len(lines) - 1]:
+        if not line.strip():
+            break
+        names.append(line.split()[0])
+    return names
+
+
 def thread_rows(screen):
     names, rows = table(screen)
     if not names or "COMM" not in names or "RUN%" not in names:
@@ -462,11 +483,21 @@ def scen_views(t, args):
     print("ok: the thread view: %d rows" % len(thread_rows(t.screen)))
     t.keys("l")
     t.wait_text(r"^\s*PID\s+COMM\s+KIND")
+    t.keys("x")
+    t.wait_for(lambda s: re.search(SCX_LINE, s.text(), re.M) and re.search(SCX_HEAD, s.text(), re.M)
+               and all(d in dsq_names(s) for d in args.expect_dsq),
+               what="the sched_ext view%s" % (" with DSQs %s" % args.expect_dsq
+                                              if args.expect_dsq else ""))
+    print("ok: the sched_ext view: %s; DSQs %s"
+          % (re.search(SCX_LINE + ".*", t.screen.text(), re.M).group(0), dsq_names(t.screen)))
     t.keys("i")
     t.wait_text(r"^NAME\s.*COUNT")
+    # Tab: irqs, sched_ext, CPUs.
+    t.keys("\t")
+    t.wait_text(SCX_HEAD)
     t.keys("\t")
     t.wait_text(r"^\s*CPU\s.*BUSY%")
-    print("ok: l, i, Tab")
+    print("ok: l, x, i, Tab, Tab")
     t.keys("h")
     t.wait_text(r"this help")
     t.keys("h")
@@ -626,6 +657,8 @@ def main():
     p.add_argument("--expect-order", action="append", default=[],
                    help="KEY=COMM,COMM,...: the thread rows after KEY")
     p.add_argument("--expect-err", default="")
+    p.add_argument("--expect-dsq", action="append", default=[],
+                   help="views: a DSQ the sched_ext view lists (LOCAL, 0x5, ...)")
     p.add_argument("--stdout-null", action="store_true",
                    help="standard output to /dev/null, not the terminal")
     p.add_argument("command", nargs="+")

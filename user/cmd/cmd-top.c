@@ -81,10 +81,10 @@ const struct opts top_cmd = {
 		"ktprof's own threads are marked [ktprof]. Needs root and the module,\n"
 		"except with --replay.\n"
 		"\n"
-		"Keys: q quit; c CPUs, t threads, l latency, i interrupts (Tab: the\n"
-		"next view); s the next sort, or R runtime, W wakeup p99, Q runqueue\n"
-		"p99, X switches, M migrations, N pid; f or / filter threads (Enter\n"
-		"ends it, Esc clears it); space pause; h or ? help.",
+		"Keys: q quit; c CPUs, t threads, l latency, i interrupts, x sched_ext\n"
+		"(Tab: the next view); s the next sort, or R runtime, W wakeup p99, Q\n"
+		"runqueue p99, X switches, M migrations, N pid; f or / filter threads\n"
+		"(Enter ends it, Esc clears it); space pause; h or ? help.",
 	.examples =
 		"watch the system, each second:\n"
 		"$ sudo ktprof top\n"

@@ -43,7 +43,7 @@ struct top_screen {
 	/* The interval drawn last, with arrays of its own (@have: one was drawn). */
 	struct top_interval last;
 	int have;
-	uint32_t cap_cpus, cap_threads, cap_irqs;
+	uint32_t cap_cpus, cap_threads, cap_irqs, cap_dsqs;
 	int nomem;			/* the last copy failed: the one before is shown */
 	char source[160];
 };
@@ -456,11 +456,146 @@ static void draw_irqs(const struct top_interval *iv, struct body *b)
 		 iv->nr_irqs);
 }
 
+static const struct col dsq_cols[] = {
+	{ "DSQ", 18, 0, 1, 1, 0 },
+	{ "UID", 10, 4, 0, 0, 0 },
+	{ "CPU", 4, 2, 0, 0, 0 },
+	{ "DEPTH", 6, 0, 0, 0, 0 },
+	{ "MAX", 6, 0, 0, 0, 0 },
+	{ "INS/s", 9, 1, 0, 0, 0 },
+	{ "REM/s", 9, 3, 0, 0, 0 },
+};
+
+static const struct col event_cols[] = {
+	{ "EVENT", 40, 0, 1, 1, 0 },
+	{ "GREW", 12, 0, 0, 0, 0 },
+};
+
+/* The kernel's builtin DSQ ids (SCX_DSQ_FLAG_BUILTIN, _LOCAL_ON) by name, the others in hex. */
+#define DSQ_BUILTIN ((uint64_t)1 << 63)
+#define DSQ_LOCAL_ON ((uint64_t)1 << 62)
+
+static void dsq_name(uint64_t id, char *buf, size_t len)
+{
+	if (id == (DSQ_BUILTIN | 1))
+		snprintf(buf, len, "GLOBAL");
+	else if (id == (DSQ_BUILTIN | 2))
+		snprintf(buf, len, "LOCAL");
+	else if ((id & (DSQ_BUILTIN | DSQ_LOCAL_ON)) == (DSQ_BUILTIN | DSQ_LOCAL_ON))
+		snprintf(buf, len, "LOCAL_ON|%" PRIu64, id & ~(DSQ_BUILTIN | DSQ_LOCAL_ON));
+	else
+		snprintf(buf, len, "%#" PRIx64, id);
+}
+
+/* enum scx_exit_kind by name, else its number. */
+static const char *exit_kind_name(int64_t kind, char *buf, size_t len)
+{
+	static const struct {
+		int64_t kind;
+		const char *name;
+	} kinds[] = {
+		{ 0, "NONE" }, { 1, "DONE" }, { 64, "UNREG" }, { 65, "UNREG_BPF" },
+		{ 66, "UNREG_KERN" }, { 67, "SYSRQ" }, { 1024, "ERROR" }, { 1025, "ERROR_BPF" },
+		{ 1026, "ERROR_STALL" },
+	};
+	int i;
+
+	for (i = 0; i < NR(kinds); i++)
+		if (kinds[i].kind == kind)
+			return kinds[i].name;
+	snprintf(buf, len, "%" PRId64, kind);
+	return buf;
+}
+
+/* @n per second of an interval @len ns long: a decimal when small, for 1 in 2 s is not 0. */
+static void fmt_rate(uint64_t n, uint64_t len, char *buf, size_t size)
+{
+	double r = len ? (double)n * 1e9 / (double)len : (double)n;
+
+	snprintf(buf, size, n && r < 10 ? "%.1f" : "%.0f", r);
+}
+
+/* The scheduler's line: which, in what state, or why there is none. */
+static void scx_line(const struct top_interval *iv, char *line, size_t len)
+{
+	const struct top_scx *x = &iv->scx;
+	const char *state = x->state[0] ? x->state : "?";
+
+	if (x->ops[0])
+		snprintf(line, len, "scheduler %s (%s, enable_seq %" PRIu64 ")", x->ops, state,
+			 x->enable_seq);
+	else if (x->present)
+		snprintf(line, len, "no BPF scheduler (sched_ext %s, enable_seq %" PRIu64 ")", state,
+			 x->enable_seq);
+	else if (iv->nr_dsqs || x->enables || x->exits || x->nr_events)
+		snprintf(line, len, "scheduler unknown: the source has no sched_ext state");
+	else
+		snprintf(line, len, "this kernel has no sched_ext");
+}
+
+/*
+ * sched_ext: the scheduler, its transitions in the interval, the DSQs that
+ * changed (by largest depth, as top_stats gives them), then the event
+ * counters that grew, when there is room.
+ */
+static void draw_scx(const struct top_interval *iv, struct body *b)
+{
+	const struct top_scx *x = &iv->scx;
+	uint64_t len = iv->to - iv->from;
+	char cells[MAX_COLS][CELL], line[256], k[32];
+	int y = b->y, last = b->y + b->rows, shown = 0, n;
+	struct layout l;
+	uint32_t i;
+
+	scx_line(iv, line, sizeof(line));
+	put_line(y++, A_BOLD, line);
+	if (x->enables || x->exits || x->bypass >= 0) {
+		n = snprintf(line, sizeof(line), "in the interval:");
+		if (x->enables)
+			n += snprintf(line + n, sizeof(line) - n, " enabled %" PRIu32 "x", x->enables);
+		if (x->exits)
+			n += snprintf(line + n, sizeof(line) - n, "%s exited %" PRIu32 "x (%s)",
+				      x->enables ? "," : "", x->exits,
+				      exit_kind_name(x->exit_kind, k, sizeof(k)));
+		if (x->bypass >= 0)
+			snprintf(line + n, sizeof(line) - n, "%s bypass %s",
+				 x->enables || x->exits ? "," : "", x->bypass ? "on" : "off");
+		put_line(y++, x->exits ? A_BOLD : A_NORMAL, line);
+	}
+	layout(&l, dsq_cols, NR(dsq_cols), COLS);
+	put_head(&l, y++);
+	for (i = 0; i < iv->nr_dsqs && y <= last; i++, shown++) {
+		const struct top_dsq *d = &iv->dsqs[i];
+
+		dsq_name(d->id, cells[0], CELL);
+		snprintf(cells[1], CELL, "%" PRIu32, d->uid);
+		snprintf(cells[2], CELL, "%" PRIu32, d->cpu);
+		snprintf(cells[3], CELL, "%" PRIu32, d->depth);
+		snprintf(cells[4], CELL, "%" PRIu32, d->max_depth);
+		fmt_rate(d->inserts, len, cells[5], CELL);
+		fmt_rate(d->removes, len, cells[6], CELL);
+		put_row(&l, y++, cells, -1);
+	}
+	/* The counters under a blank line, when at least one fits. */
+	if (x->nr_events && y + 2 <= last) {
+		layout(&l, event_cols, NR(event_cols), COLS);
+		put_head(&l, ++y);
+		y++;
+		for (i = 0; i < x->nr_events && y <= last; i++) {
+			snprintf(cells[0], CELL, "%s", x->events[i].name);
+			snprintf(cells[1], CELL, "%+" PRId64, x->events[i].grew);
+			put_row(&l, y++, cells, -1);
+		}
+	}
+	snprintf(b->info, sizeof(b->info), "%" PRIu32 " DSQs changed%s", iv->nr_dsqs,
+		 shown < (int)iv->nr_dsqs ? ", not all shown" : "");
+}
+
 /* --- The frame: header, tabs, loss, footer, help --- */
 
 static const char *const view_names[TOP_NR_VIEWS] = {
 	[TOP_VIEW_CPUS] = "CPUs", [TOP_VIEW_THREADS] = "threads",
-	[TOP_VIEW_LATENCY] = "latency", [TOP_VIEW_IRQS] = "irqs",
+	[TOP_VIEW_LATENCY] = "latency", [TOP_VIEW_IRQS] = "irqs", [TOP_VIEW_SCX] = "scx",
 };
 
 static void draw_header(struct top_screen *s)
@@ -539,12 +674,13 @@ static void draw_footer(struct top_screen *s)
 	}
 	put_line(LINES - 1, A_REVERSE,
 		 s->st.paused ? "paused: space resumes  q quit  h help" :
-		 "q quit  c t l i views  s sort  f filter  space pause  h help");
+		 "q quit  ctlix views  s sort  f filter  space pause  h help");
 }
 
 static const char *const help_lines[] = {
 	"q          quit",
-	"c t l i    CPUs, threads, latency, irqs; Tab: next",
+	"c t l i x  CPUs, threads, latency, irqs, sched_ext",
+	"Tab        the next view",
 	"s          the next thread sort",
 	"R W Q      sort by runtime, wakeup p99, runqueue p99",
 	"X M N      sort by switches, migrations, pid",
@@ -600,6 +736,9 @@ static void paint(struct top_screen *s)
 		case TOP_VIEW_IRQS:
 			draw_irqs(&s->last, &b);
 			break;
+		case TOP_VIEW_SCX:
+			draw_scx(&s->last, &b);
+			break;
 		default:
 			draw_cpus(&s->last, &b);
 			break;
@@ -630,24 +769,30 @@ static int keep(struct top_screen *s, const struct top_interval *iv)
 	struct top_cpu *cpus;
 	struct top_thread *threads;
 	struct top_irq *irqs;
+	struct top_dsq *dsqs;
 
 	if (reserve((void **)&k->cpus, &s->cap_cpus, iv->nr_cpus, sizeof(*k->cpus)) ||
 	    reserve((void **)&k->threads, &s->cap_threads, iv->nr_threads, sizeof(*k->threads)) ||
-	    reserve((void **)&k->irqs, &s->cap_irqs, iv->nr_irqs, sizeof(*k->irqs)))
+	    reserve((void **)&k->irqs, &s->cap_irqs, iv->nr_irqs, sizeof(*k->irqs)) ||
+	    reserve((void **)&k->dsqs, &s->cap_dsqs, iv->nr_dsqs, sizeof(*k->dsqs)))
 		return -ENOMEM;
 	cpus = k->cpus;
 	threads = k->threads;
 	irqs = k->irqs;
+	dsqs = k->dsqs;
 	*k = *iv;
 	k->cpus = cpus;
 	k->threads = threads;
 	k->irqs = irqs;
+	k->dsqs = dsqs;
 	if (iv->nr_cpus)
 		memcpy(cpus, iv->cpus, iv->nr_cpus * sizeof(*cpus));
 	if (iv->nr_threads)
 		memcpy(threads, iv->threads, iv->nr_threads * sizeof(*threads));
 	if (iv->nr_irqs)
 		memcpy(irqs, iv->irqs, iv->nr_irqs * sizeof(*irqs));
+	if (iv->nr_dsqs)
+		memcpy(dsqs, iv->dsqs, iv->nr_dsqs * sizeof(*dsqs));
 	return 0;
 }
 
@@ -745,6 +890,8 @@ static int obey(struct top_screen *s, int ch)
 		return set_view(s, TOP_VIEW_LATENCY);
 	case 'i':
 		return set_view(s, TOP_VIEW_IRQS);
+	case 'x':
+		return set_view(s, TOP_VIEW_SCX);
 	case '\t':
 		return set_view(s, (s->st.view + 1) % TOP_NR_VIEWS);
 	case 's':
@@ -930,5 +1077,6 @@ void top_screen_close(struct top_screen *s)
 	free(s->last.cpus);
 	free(s->last.threads);
 	free(s->last.irqs);
+	free(s->last.dsqs);
 	free(s);
 }

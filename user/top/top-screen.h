@@ -3,7 +3,8 @@
  * `ktprof top`'s full-screen terminal view (ncurses): a header (the
  * source, the interval, events, loss per CPU at once), then one of the
  * views, switched by keys: CPUs, threads, latency (the worst waits of the
- * interval, with who ran instead), interrupts. Keys as top(1)'s: the
+ * interval, with who ran instead), interrupts, sched_ext (the BPF
+ * scheduler, its DSQs, its event counters). Keys as top(1)'s: the
  * command's loop waits in top_screen_wait(), which reads and obeys them.
  * The terminal is restored by top_screen_close(), which the command calls
  * on every way out (quit, SIGINT, SIGTERM, an error). The command catches
@@ -18,7 +19,7 @@
 #include "util/error.h"
 
 enum top_view { TOP_VIEW_CPUS, TOP_VIEW_THREADS, TOP_VIEW_LATENCY, TOP_VIEW_IRQS,
-		TOP_NR_VIEWS };
+		TOP_VIEW_SCX, TOP_NR_VIEWS };
 
 /* The smallest terminal the view is drawn in. */
 #define TOP_SCREEN_MIN_COLS 60
@@ -55,8 +56,8 @@ void top_screen_draw(struct top_screen *s, const struct top_interval *iv, const 
 enum { TOP_SCREEN_TIMEOUT, TOP_SCREEN_QUIT, TOP_SCREEN_REDRAW };
 
 /*
- * Wait up to @ms milliseconds for keys and obey them: q quits; c, t, l, i
- * (and Tab) switch views; s cycles the thread sort, or R, W, Q, X, M, N
+ * Wait up to @ms milliseconds for keys and obey them: q quits; c, t, l, i,
+ * x (and Tab) switch views; s cycles the thread sort, or R, W, Q, X, M, N
  * pick runtime, wakeup p99, runqueue p99, switches, migrations, pid; f or
  * / reads a filter (Enter ends it, Esc drops it); space pauses; h or ?
  * shows the keys; a resize redraws. Returns at the timeout, on a key that changes the view
