@@ -11,7 +11,9 @@
 # same interval; report --scx counts the records it read; the failing
 # scheduler's exit (ERROR_BPF), its debug dump and the phases split at it
 # are in the report of a capture that survived it; diff ranks EEVDF
-# against scx_simple. On the other kernels: -e scx fails with a clear
+# against scx_simple. ktprof top live under scx_simple names it and its
+# DSQs' traffic each interval, and its intervals equal report's over the
+# capture it wrote. On the other kernels: -e scx fails with a clear
 # error, and the default record says the group is not on this kernel.
 # kernels: scx 6.12 6.1 7.3
 . "$(dirname "$0")/lib.sh"
@@ -37,6 +39,13 @@ guest_scx() {
 	say "scx_simple"
 	scx_start scx_simple
 	capture simple "$WORKLOADS/sched-mix" -r "$rounds"
+	say "ktprof top under scx_simple"
+	"$WORKLOADS/sched-mix" -r "$rounds" >/dev/null 2>&1 &
+	local wl=$!
+	"$KTPROF" top --json -n 3 -d 1 -o "$out/top-simple.ktp" --load "$KTPROF_KO" \
+		>"$out/top-simple.json" 2>"$out/top-simple.err" || fail "top failed: $(cat "$out/top-simple.err")"
+	kill "$wl" 2>/dev/null
+	wait "$wl" 2>/dev/null
 	scx_stop
 	say "scx_central"
 	scx_start scx_central
@@ -106,6 +115,15 @@ host_scx() {
 	"$KTPROF" diff "$out/eevdf.ktp" "$out/simple.ktp" >"$out/diff.txt" || fail "diff failed"
 	grep -q "time in DSQ" "$out/diff.txt" || fail "diff does not compare the time in DSQ"
 	grep -q "^  1\. " "$out/diff.txt" || fail "diff ranks nothing: $(head -20 "$out/diff.txt")"
+	/usr/bin/python3 "$KTPROF_TOP/tests/lib/top_check.py" "$KTPROF" "$out/top-simple.ktp" \
+		"$out/top-simple.json" || fail "top's intervals under scx_simple differ from report's"
+	/usr/bin/python3 -c 'import json, sys
+d = [json.loads(l)["sched_ext"] for l in open(sys.argv[1])]
+names = {x["scheduler"] for x in d}
+ins = sum(q["inserts"] for x in d for q in x["dsqs"])
+print("top: schedulers", names, "DSQ inserts", ins)
+sys.exit(0 if names == {"simple"} and all(x["state"] == "enabled" for x in d) and ins > 0 else 1)' \
+		"$out/top-simple.json" || fail "top does not show scx_simple and its DSQs"
 }
 
 host() {

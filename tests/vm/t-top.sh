@@ -8,7 +8,10 @@
 # readers' drain gave the live model every record before each interval's
 # end (tests/lib/top_check.py). ktprof's own threads are marked; --batch
 # prints a block an interval. A session stopped under top (as when the
-# module is gone) ends it with a message and exit status 1; without a
+# module is gone) ends it with a message and exit status 1; cpu1 taken
+# offline and brought back under top, the intervals still equal report's
+# (the offline time as such, the readers of a CPU that comes back
+# awaited by the sync); without a
 # terminal the full-screen view refuses before any session starts. The
 # full-screen view live in a pseudo-terminal (tests/lib/top_tty.py): it
 # draws, obeys keys, and gives the terminal back on q and on SIGTERM.
@@ -52,6 +55,21 @@ guest() {
 	wait "$top_pid" || { workload_stop; fail "top -m 512K failed: $(cat "$out/lossy.err")"; }
 	workload_stop
 
+	say "cpu1 offline and online again under top"
+	workload_start
+	"$KTPROF" top --json -n 5 -d 1 -o "$out/hotplug.ktp" --load "$KTPROF_KO" \
+		>"$out/hotplug.json" 2>"$out/hotplug.err" &
+	top_pid=$!
+	for i in $(seq 100); do
+		[ -s "$out/hotplug.json" ] && break
+		sleep 0.1
+	done
+	echo 0 >/sys/devices/system/cpu/cpu1/online || fail "cannot take cpu1 offline"
+	sleep 1
+	echo 1 >/sys/devices/system/cpu/cpu1/online || fail "cannot bring cpu1 online"
+	wait "$top_pid" || { workload_stop; fail "top over hotplug failed: $(cat "$out/hotplug.err")"; }
+	workload_stop
+
 	say "no terminal"
 	"$KTPROF" top --load "$KTPROF_KO" >"$out/noterm.out" 2>"$out/noterm.err" </dev/null &&
 		fail "top without a terminal exited 0"
@@ -89,6 +107,13 @@ guest() {
 host() {
 	/usr/bin/python3 "$KTPROF_TOP/tests/lib/top_check.py" "$KTPROF" "$out/cap.ktp" \
 		"$out/top.json" || fail "top's live intervals differ from report's"
+	/usr/bin/python3 "$KTPROF_TOP/tests/lib/top_check.py" "$KTPROF" "$out/hotplug.ktp" \
+		"$out/hotplug.json" || fail "top's live intervals over hotplug differ from report's"
+	/usr/bin/python3 -c 'import json, sys
+d = [json.loads(l) for l in open(sys.argv[1])]
+off = sum(c["unknown_ns"] for x in d for c in x["cpus"] if c["cpu"] == 1)
+print("cpu1 unknown (offline) in the intervals:", off)
+sys.exit(0 if off > 500000000 else 1)' "$out/hotplug.json" || fail "top did not show cpu1 offline"
 	# With loss too: the same figures, and the loss shown in the
 	# interval and on the CPU where the module counted it.
 	/usr/bin/python3 "$KTPROF_TOP/tests/lib/top_check.py" "$KTPROF" "$out/lossy.ktp" \
