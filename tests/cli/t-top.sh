@@ -20,37 +20,17 @@ for s in "$TOP"/tests/report/*.scn; do
 done
 "$GEN" -n 20000 -c 4 -s 1 -i $i -o "$T/gen.ktp" || fail "gen-capture -n"
 
-/usr/bin/python3 - "$KTPROF" "$T" <<'PY' || fail "top's intervals differ from report's"
+/usr/bin/python3 - "$KTPROF" "$T" "$TOP/tests/lib" <<'PY' || fail "top's intervals differ from report's"
 import glob, json, os, subprocess, sys
-ktprof, tmp = sys.argv[1:]
+ktprof, tmp = sys.argv[1:3]
+sys.path.insert(0, sys.argv[3])
+from top_check import cpus as cpu_figs, threads as thread_figs, report as report_of
 
 def run(*args):
-    p = subprocess.run([ktprof, *args], capture_output=True, text=True, timeout=120)
-    return p
+    return subprocess.run([ktprof, *args], capture_output=True, text=True, timeout=120)
 
 def report(cap, a, b):
-    p = run('report', '--json', '--from', f'{a}ns', '--to', f'{b}ns', cap)
-    if p.returncode != 0:
-        raise SystemExit(f'report {cap} {a}-{b}: {p.stderr}')
-    return json.loads(p.stdout)
-
-def thread_figs(threads, key='pid'):
-    f = {}
-    for t in threads:
-        k = t[key]
-        r = f.setdefault(k, [0, 0, 0])
-        r[0] += t.get('runtime_ns', 0)
-        r[1] += t.get('voluntary_switches', 0)
-        r[2] += t.get('involuntary_switches', 0)
-    return {k: v for k, v in f.items() if any(v)}
-
-def cpu_figs(cpus, from_report):
-    f = {}
-    for c in cpus:
-        unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
-        f[c['cpu']] = (c['busy_ns'], c['idle_ns'], unknown, c['switches'], c['migrations_in'],
-                       c['hardirq_ns'], c['softirq_ns'], c['work_ns'])
-    return {k: v for k, v in f.items() if any(v)}
+    return report_of(ktprof, cap, a, b)
 
 bad = 0
 checked = 0

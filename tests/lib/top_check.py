@@ -26,6 +26,7 @@ def report(ktprof, cap, a, b):
 
 
 def threads(ts, key='pid'):
+    """Runtime, voluntary and involuntary switch-outs summed by @key."""
     f = {}
     for t in ts:
         r = f.setdefault(t[key], [0, 0, 0])
@@ -36,6 +37,7 @@ def threads(ts, key='pid'):
 
 
 def cpus(cs, from_report):
+    """Each CPU's busy, idle, unknown, switches, migrations in, irq times."""
     f = {}
     for c in cs:
         unknown = sum(c['unknown'].values()) if from_report else c['unknown_ns']
@@ -99,4 +101,5 @@ def main():
     sys.exit(1 if bad else 0)
 
 
-main()
+if __name__ == '__main__':
+    main()
