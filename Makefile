@@ -228,7 +228,7 @@ bench:
 # (scripts/man-module.sh). Dated by SOURCE_DATE_EPOCH (dpkg-buildpackage
 # sets it), else by the last commit, so that a build is reproducible.
 VERSION := $(shell sed -n 's/^\#define KTP_VERSION_STRING "\(.*\)"/\1/p' kmod/include/uapi/ktprof_abi.h)
-MAN_CMDS := record import info dump convert report diff mcp
+MAN_CMDS := record top import info dump convert report mark diff sql export mcp
 MAN_PAGES := $(BUILD)/man/ktprof.1 $(patsubst %,$(BUILD)/man/ktprof-%.1,$(MAN_CMDS)) \
 	$(BUILD)/man/ktprof.ko.4
 COMPLETION := $(BUILD)/completion/ktprof

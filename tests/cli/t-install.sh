@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make install DESTDIR=... writes exactly the expected files (the tool, its
-# man pages, completion, docs, the module's source with dkms.conf), and
+# man pages, one for every command of ktprof --help, completion, docs, the
+# module's source with dkms.conf), and
 # make uninstall removes every one of them.
 . "$(dirname "$0")/lib.sh"
 root=$T/root
@@ -21,7 +22,9 @@ src=/usr/src/ktprof-$version
 		/usr/local/share/man/man4/ktprof.ko.4 \
 		"$src/Kbuild" "$src/dkms.conf" "$src/kmod/Kbuild" \
 		"$src/kmod/include/uapi/ktprof_abi.h"
-	for cmd in record import info dump convert report diff mcp; do
+	# A page for every command of ktprof --help (help and version are in ktprof(1)).
+	for cmd in $("$KTPROF" --help | sed -nE 's/^  ([a-z]+) .*/\1/p'); do
+		case $cmd in help|version) continue ;; esac
 		echo "/usr/local/share/man/man1/ktprof-$cmd.1"
 	done
 	for f in "$TOP"/docs/*.md; do

@@ -140,6 +140,10 @@ guest() {
 	inroot man -P cat ktprof-record >"$out/man-record.txt" 2>"$out/man.err" ||
 		fail "man ktprof-record failed: $(cat "$out/man.err")"
 	grep -q -- '--output' "$out/man-record.txt" || fail "man ktprof-record does not document --output"
+	# Every command has its page: top's lists the keys of its view.
+	inroot man -P cat ktprof-top >"$out/man-top.txt" 2>>"$out/man.err" ||
+		fail "man ktprof-top failed: $(cat "$out/man.err")"
+	grep -q 'Keys: q quit' "$out/man-top.txt" || fail "man ktprof-top does not list the keys"
 	inroot man -P cat 4 ktprof.ko >"$out/man-ko.txt" 2>>"$out/man.err" ||
 		fail "man 4 ktprof.ko failed: $(cat "$out/man.err")"
 	head -n 5 "$out/man-record.txt"
