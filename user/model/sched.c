@@ -374,6 +374,19 @@ static void close_running(struct sched *s, uint32_t cpu, uint64_t ts, enum sched
 
 static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts);
 
+/* The kind of unknown time a CPU not known (@mode) is in. */
+static enum sched_gap gap_of(uint8_t mode)
+{
+	switch (mode) {
+	case CPU_UNKNOWN:
+		return SCHED_GAP_LOSS;
+	case CPU_OFFLINE:
+		return SCHED_GAP_OFFLINE;
+	default:
+		return SCHED_GAP_NODATA;	/* no data yet, or stopped */
+	}
+}
+
 /* A latency clock of @t starts at @ts with the thread queued on @cpu (-1: unknown). */
 static void queue_enter(struct sched *s, uint32_t t, int32_t cpu, uint64_t ts)
 {
@@ -496,24 +509,39 @@ static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind, ui
 			fail(s, c->ops->irq(c->ctx, cpu, &irq));
 }
 
-/* The hardirq open on @cpu ends at @ts; @whole: at its exit. */
-static void end_hardirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+/*
+ * The hardirq open on @cpu, told up to @ts (from the last cut on); @whole:
+ * @ts is its exit. The part inside a softirq is not the softirq's own.
+ */
+static void tell_hardirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
 {
 	struct sched_cpu *c = &s->cpus[cpu];
 
 	emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, s->cut, ts, 0, whole);
 	if (c->softirq >= 0)
 		c->softirq_inner += clipped(s, c->hardirq_ts > s->cut ? c->hardirq_ts : s->cut, ts);
-	c->hardirq = -1;
 }
 
-static void end_softirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+/* The softirq open on @cpu, told up to @ts (from the last cut on). */
+static void tell_softirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
 {
 	struct sched_cpu *c = &s->cpus[cpu];
 
 	emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, s->cut, ts,
 		 c->softirq_inner, whole);
-	c->softirq = -1;
+}
+
+/* The hardirq open on @cpu ends at @ts; @whole: at its exit. */
+static void end_hardirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+{
+	tell_hardirq(s, cpu, ts, whole);
+	s->cpus[cpu].hardirq = -1;
+}
+
+static void end_softirq(struct sched *s, uint32_t cpu, uint64_t ts, int whole)
+{
+	tell_softirq(s, cpu, ts, whole);
+	s->cpus[cpu].softirq = -1;
 }
 
 /*
@@ -542,8 +570,7 @@ static void cpu_unknown(struct sched *s, uint32_t cpu, uint64_t ts)
 	if (c->mode == CPU_KNOWN)
 		close_running(s, cpu, ts, SCHED_UNKNOWN);
 	else if (c->mode == CPU_NODATA || c->mode == CPU_OFFLINE)
-		emit_gap(s, cpu, c->mode == CPU_OFFLINE ? SCHED_GAP_OFFLINE : SCHED_GAP_NODATA,
-			 c->since, ts);
+		emit_gap(s, cpu, gap_of(c->mode), c->since, ts);
 	cut_irqs(s, cpu, ts);
 	c->mode = CPU_UNKNOWN;
 	c->since = ts;
@@ -1225,10 +1252,6 @@ int sched_event(struct sched *s, const struct event *ev)
 /* @cpu's time up to @ts, told as at its end, and the interval reopened there. */
 static void cut_cpu(struct sched *s, uint32_t cpu, uint64_t ts)
 {
-	static const uint8_t gap_of[] = {
-		[CPU_NODATA] = SCHED_GAP_NODATA, [CPU_UNKNOWN] = SCHED_GAP_LOSS,
-		[CPU_OFFLINE] = SCHED_GAP_OFFLINE, [CPU_STOPPED] = SCHED_GAP_NODATA,
-	};
 	struct sched_cpu *c = &s->cpus[cpu];
 
 	if (ts <= c->since)
@@ -1244,7 +1267,7 @@ static void cut_cpu(struct sched *s, uint32_t cpu, uint64_t ts)
 	if (c->mode == CPU_KNOWN)
 		emit_cpu_time(s, cpu, c->cur, c->since, ts);
 	else
-		emit_gap(s, cpu, gap_of[c->mode], c->since, ts);
+		emit_gap(s, cpu, gap_of(c->mode), c->since, ts);
 	c->since = ts;
 }
 
@@ -1257,16 +1280,11 @@ static void cut_irqs_at(struct sched *s, uint32_t cpu, uint64_t ts)
 	struct sched_cpu *c = &s->cpus[cpu];
 	struct sched_thread *th;
 
-	if (c->hardirq >= 0) {
-		emit_irq(s, cpu, SCHED_HARDIRQ, (uint64_t)c->hardirq, c->hardirq_ts, s->cut, ts, 0, 0);
-		if (c->softirq >= 0)
-			c->softirq_inner += clipped(s, c->hardirq_ts > s->cut ? c->hardirq_ts : s->cut,
-						    ts);
-	}
+	if (c->hardirq >= 0)
+		tell_hardirq(s, cpu, ts, 0);
 	if (c->softirq >= 0) {
-		emit_irq(s, cpu, SCHED_SOFTIRQ, (uint64_t)c->softirq, c->softirq_ts, s->cut, ts,
-			 c->softirq_inner, 0);
-		c->softirq_inner = 0;
+		tell_softirq(s, cpu, ts, 0);
+		c->softirq_inner = 0;	/* told with this part */
 	}
 	/* A work item of a worker that does not run now is told whole at its end. */
 	if (c->mode != CPU_KNOWN || c->cur >= s->nr_threads)
