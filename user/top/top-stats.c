@@ -27,6 +27,11 @@ struct top_irq_acc {
 	uint64_t seen;		/* the interval it counts for, + 1 */
 };
 
+struct top_dsq_acc {
+	struct top_dsq dsq;	/* its depth lasts from interval to interval */
+	uint64_t seen;		/* the interval it changed in, + 1 */
+};
+
 static struct top_thread_acc *touch(struct top_stats *ts, uint32_t t)
 {
 	struct top_thread_acc *a;
@@ -251,38 +256,38 @@ static int on_irq(void *ctx, uint32_t cpu, const struct sched_irq *irq)
 }
 
 /* DSQ (@id, @uid)'s figures; NULL out of memory. */
-static struct top_dsq *dsq_of(struct top_stats *ts, uint64_t id, uint32_t uid, uint32_t cpu)
+static struct top_dsq_acc *dsq_of(struct top_stats *ts, uint64_t id, uint32_t uid, uint32_t cpu)
 {
 	uint64_t key = (uint64_t)uid << 32 | (uint32_t)(id ^ id >> 32);
 	void *v = u64_map_get(&ts->dsq_index, key);
-	struct top_dsq *d;
+	struct top_dsq_acc *d;
 
 	if (v)
 		return &ts->dsq[(uintptr_t)v - 1];
 	if (array_reserve((void **)&ts->dsq, &ts->cap_dsq, ts->nr_dsq, sizeof(*ts->dsq), 16) ||
-	    array_reserve((void **)&ts->dsq_seen, &ts->cap_dsq_seen, ts->nr_dsq,
-			  sizeof(*ts->dsq_seen), 16) ||
 	    u64_map_put(&ts->dsq_index, key, (void *)(uintptr_t)(ts->nr_dsq + 1)))
 		return NULL;
 	d = &ts->dsq[ts->nr_dsq++];
-	*d = (struct top_dsq){ .id = id, .uid = uid, .cpu = cpu };
+	*d = (struct top_dsq_acc){ .dsq = { .id = id, .uid = uid, .cpu = cpu } };
 	return d;
 }
 
 static int on_scx_dsq(struct top_stats *ts, const struct event *ev)
 {
 	struct ktp_scx_dsq r;
+	struct top_dsq_acc *a;
 	struct top_dsq *d;
 
 	if (ev->size < sizeof(r))
 		return 0;
 	memcpy(&r, ev->rec, sizeof(r));
-	d = dsq_of(ts, r.dsq_id, r.dsq_uid, r.cpu);
-	if (!d)
+	a = dsq_of(ts, r.dsq_id, r.dsq_uid, r.cpu);
+	if (!a)
 		return -ENOMEM;
-	if (ts->dsq_seen[d - ts->dsq] != ts->index + 1) {
+	d = &a->dsq;
+	if (a->seen != ts->index + 1) {
 		/* Its first change in the interval: the counts start again. */
-		ts->dsq_seen[d - ts->dsq] = ts->index + 1;
+		a->seen = ts->index + 1;
 		d->inserts = d->removes = 0;
 		d->max_depth = 0;
 	}
@@ -394,7 +399,6 @@ void top_stats_fini(struct top_stats *ts)
 		u64_map_fini(&ts->irq_index[k]);
 	u64_map_fini(&ts->dsq_index);
 	free(ts->dsq);
-	free(ts->dsq_seen);
 	free(ts->out.dsqs);
 	free(ts->acc);
 	free(ts->touched);
@@ -570,8 +574,8 @@ static int take_dsqs(struct top_stats *ts)
 	if (!o->dsqs)
 		return -ENOMEM;
 	for (i = 0; i < ts->nr_dsq; i++)
-		if (ts->dsq_seen[i] == ts->index + 1)
-			o->dsqs[n++] = ts->dsq[i];
+		if (ts->dsq[i].seen == ts->index + 1)
+			o->dsqs[n++] = ts->dsq[i].dsq;
 	if (n)
 		qsort(o->dsqs, n, sizeof(*o->dsqs), dsq_cmp);
 	o->nr_dsqs = n;

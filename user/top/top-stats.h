@@ -119,6 +119,7 @@ struct top_interval {
 struct top_thread_acc;
 struct top_latency;
 struct top_irq_acc;
+struct top_dsq_acc;
 
 struct top_stats {
 	struct model *m;
@@ -140,9 +141,8 @@ struct top_stats {
 	struct top_irq_acc *irqs;	/* every handler seen */
 	uint32_t nr_irqs, cap_irqs;
 	struct u64_map irq_index[TOP_IRQ_KINDS];	/* by kind, id -> index + 1 */
-	struct top_dsq *dsq;		/* every DSQ seen; depth kept across intervals */
-	uint64_t *dsq_seen;		/* the interval it changed in, + 1 */
-	uint32_t nr_dsq, cap_dsq, cap_dsq_seen;
+	struct top_dsq_acc *dsq;	/* every DSQ seen; depth kept across intervals */
+	uint32_t nr_dsq, cap_dsq;
 	struct u64_map dsq_index;	/* (uid, id) -> index + 1 */
 	struct top_scx scx;		/* this interval's transitions and counters */
 	struct top_wait waits[TOP_WAITS];	/* this interval's worst, longest first */
