@@ -167,16 +167,15 @@ static int hands_over(const struct event *a, const struct event *b)
 }
 
 /*
- * Time first, then CPU number, then each CPU's own order. One exception at
- * equal times on two CPUs: a thread leaves one CPU before it enters another
- * (a pull at the instant of a preemption), which the clock cannot tell but
- * the scheduler guarantees; ordered by CPU, the switch-in would come first
- * and both records would look inconsistent.
+ * At equal times: CPU number, then each CPU's own order. One exception on
+ * two CPUs: a thread leaves one CPU before it enters another (a pull at
+ * the instant of a preemption), which the clock cannot tell but the
+ * scheduler guarantees; ordered by CPU, the switch-in would come first and
+ * both records would look inconsistent. Rare, so kept out of line: the
+ * heap's comparisons then inline to a compare of times.
  */
-static int before(const struct event *a, const struct event *b)
+static __attribute__((noinline)) int tie_before(const struct event *a, const struct event *b)
 {
-	if (a->ts != b->ts)
-		return a->ts < b->ts;
 	if (a->cpu != b->cpu) {
 		if (hands_over(a, b) && !hands_over(b, a))
 			return 1;
@@ -185,6 +184,14 @@ static int before(const struct event *a, const struct event *b)
 		return a->cpu < b->cpu;
 	}
 	return a->seq < b->seq;
+}
+
+/* Time first, then tie_before(). */
+static inline int before(const struct event *a, const struct event *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	return tie_before(a, b);
 }
 
 static int heap_less(const struct merge *m, unsigned int i, unsigned int j)
