@@ -36,6 +36,10 @@ static inline size_t pb_varint_at(uint8_t *p, uint64_t v)
 {
 	size_t n = 0;
 
+	if (v < 0x80) {		/* tags and small values: most varints */
+		p[0] = (uint8_t)v;
+		return 1;
+	}
 	while (v >= 0x80) {
 		p[n++] = (uint8_t)v | 0x80;
 		v >>= 7;
@@ -115,15 +119,17 @@ static inline void pb_close(struct pb_buf *b, size_t start)
 
 	if (b->overflow)
 		return;
-	n = pb_varint_at(head, len);
-	if (n > 1) {
-		if (b->len + n - 1 > b->cap) {
-			b->overflow = 1;
-			return;
-		}
-		memmove(b->p + start + n - 1, b->p + start, len);
-		b->len += n - 1;
+	if (len < 0x80) {	/* the byte pb_open() kept: no copy */
+		b->p[start - 1] = (uint8_t)len;
+		return;
 	}
+	n = pb_varint_at(head, len);
+	if (b->len + n - 1 > b->cap) {
+		b->overflow = 1;
+		return;
+	}
+	memmove(b->p + start + n - 1, b->p + start, len);
+	b->len += n - 1;
 	memcpy(b->p + start - 1, head, n);
 }
 
