@@ -311,10 +311,29 @@ static void newline(struct stream *s)
 		fputs("  ", s->f);
 }
 
+/* Is @v printable ASCII without a quote or backslash: written as it is? */
+static int plain_ascii(const char *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] < 0x20 || v[i] > 0x7e || v[i] == '"' || v[i] == '\\')
+			return 0;
+	return 1;
+}
+
 static void str_out(struct stream *s, const char *v, size_t n)
 {
-	char *fixed = malloc(2 * n + 1);
+	char *fixed;
 
+	/* Keys and most names: no copy to fix, no escape (the same bytes). */
+	if (plain_ascii(v, n)) {
+		fputc('"', s->f);
+		fwrite(v, 1, n, s->f);
+		fputc('"', s->f);
+		return;
+	}
+	fixed = malloc(2 * n + 1);
 	if (!fixed) {
 		s->b->nomem = 1;
 		return;
