@@ -41,7 +41,15 @@ struct sched_cpu {
 	uint32_t waiting;	/* threads whose wait_cpu is this CPU */
 };
 
-#define EACH_CLIENT(s, c) for (c = (s)->clients; c < (s)->clients + (s)->nr_clients; c++)
+/*
+ * Each client @c that has hook @h (enum sched_hook), in the order added:
+ * a call walks only those, where testing every client's ops for the hook
+ * cost more than the calls themselves (a report has some twenty clients,
+ * most with few hooks).
+ */
+#define EACH_HOOKED(s, h, c)							\
+	for (const uint8_t *i_ = (s)->hooked[h];				\
+	     i_ < (s)->hooked[h] + (s)->nr_hooked[h] && ((c) = &(s)->clients[*i_], 1); i_++)
 
 static int cpu_selected(const struct sched *s, uint32_t cpu)
 {
@@ -65,9 +73,8 @@ static void emit_cpu_time(struct sched *s, uint32_t cpu, uint32_t t,
 		return;
 	if (!s->first)
 		s->first = from;
-	EACH_CLIENT(s, c)
-		if (c->ops->cpu_time)
-			c->ops->cpu_time(c->ctx, cpu, t, from, to);
+	EACH_HOOKED(s, SCHED_HOOK_CPU_TIME, c)
+		c->ops->cpu_time(c->ctx, cpu, t, from, to);
 }
 
 static void emit_gap(struct sched *s, uint32_t cpu, enum sched_gap gap,
@@ -77,9 +84,8 @@ static void emit_gap(struct sched *s, uint32_t cpu, enum sched_gap gap,
 
 	if (!cpu_selected(s, cpu) || !sched_clip(s, &from, &to))
 		return;
-	EACH_CLIENT(s, c)
-		if (c->ops->gap)
-			c->ops->gap(c->ctx, cpu, gap, from, to);
+	EACH_HOOKED(s, SCHED_HOOK_GAP, c)
+		c->ops->gap(c->ctx, cpu, gap, from, to);
 }
 
 /* Thread @t waits in @cpu's runqueue from @ts (-1: nowhere). */
@@ -98,9 +104,8 @@ static void wait_at(struct sched *s, uint32_t t, int32_t cpu, uint64_t ts)
 	if (cpu >= 0)
 		s->cpus[cpu].waiting++;
 	th->wait_cpu = cpu;
-	EACH_CLIENT(s, c)
-		if (c->ops->wait)
-			c->ops->wait(c->ctx, t, from, cpu, ts);
+	EACH_HOOKED(s, SCHED_HOOK_WAIT, c)
+		c->ops->wait(c->ctx, t, from, cpu, ts);
 }
 
 /* Thread @t leaves its state at @ts for @state. */
@@ -111,9 +116,8 @@ static void set_state(struct sched *s, uint32_t t, enum sched_state state, uint6
 	uint64_t from = th->state_since, to = ts;
 
 	if (from < to && th->state != SCHED_UNKNOWN && sched_clip(s, &from, &to)) {
-		EACH_CLIENT(s, c)
-			if (c->ops->state_time)
-				c->ops->state_time(c->ctx, t, th->state, from, to);
+		EACH_HOOKED(s, SCHED_HOOK_STATE_TIME, c)
+			c->ops->state_time(c->ctx, t, th->state, from, to);
 	}
 	if (ts > th->state_since)
 		th->state_since = ts;
@@ -129,10 +133,9 @@ static void emit_latency(struct sched *s, enum sched_latency kind, uint32_t t,
 
 	if (!sched_in_window(s, start) || !cpu_selected(s, cpu))
 		return;
-	EACH_CLIENT(s, c)
-		if (c->ops->latency)
-			fail(s, c->ops->latency(c->ctx, kind, t, cpu, start, end,
-						&s->threads[t].waker));
+	EACH_HOOKED(s, SCHED_HOOK_LATENCY, c)
+		fail(s, c->ops->latency(c->ctx, kind, t, cpu, start, end,
+					&s->threads[t].waker));
 }
 
 /* A latency clock stops: counted, or excluded when a gap overlapped it. */
@@ -270,8 +273,8 @@ static uint32_t new_thread(struct sched *s, uint32_t pid, uint64_t ts)
 	if (bind_pid(s, pid, t))
 		return SCHED_NONE;
 	s->nr_threads++;
-	EACH_CLIENT(s, c)
-		if (c->ops->thread_new && c->ops->thread_new(c->ctx, t))
+	EACH_HOOKED(s, SCHED_HOOK_THREAD_NEW, c)
+		if (c->ops->thread_new(c->ctx, t))
 			return SCHED_NONE;
 	return t;
 }
@@ -504,9 +507,8 @@ static void emit_irq(struct sched *s, uint32_t cpu, enum sched_irq_kind kind, ui
 
 	if ((!in && !irq.counted) || !cpu_selected(s, cpu))
 		return;
-	EACH_CLIENT(s, c)
-		if (c->ops->irq)
-			fail(s, c->ops->irq(c->ctx, cpu, &irq));
+	EACH_HOOKED(s, SCHED_HOOK_IRQ, c)
+		fail(s, c->ops->irq(c->ctx, cpu, &irq));
 }
 
 /*
@@ -769,10 +771,9 @@ static void on_switch(struct sched *s, const struct event *ev)
 	if (next == SCHED_NONE)
 		return;
 	if (sched_in_window(s, ev->ts) && cpu_selected(s, ev->cpu)) {
-		EACH_CLIENT(s, cl)
-			if (cl->ops->switch_out)
-				cl->ops->switch_out(cl->ctx, ev->cpu, ev->ts, prev, next,
-						    after == SCHED_RUNNABLE);
+		EACH_HOOKED(s, SCHED_HOOK_SWITCH_OUT, cl)
+			cl->ops->switch_out(cl->ctx, ev->cpu, ev->ts, prev, next,
+					    after == SCHED_RUNNABLE);
 	}
 	start_running(s, ev->cpu, next, ev->ts);
 }
@@ -809,10 +810,9 @@ static void on_waking(struct sched *s, const struct event *ev)
 	th = &s->threads[t];
 	running = th->cpu >= 0;
 	if (sched_in_window(s, ev->ts)) {
-		EACH_CLIENT(s, c)
-			if (c->ops->waking)
-				fail(s, c->ops->waking(c->ctx, ev->cpu, ev->ts, t, &waker,
-						       running, new));
+		EACH_HOOKED(s, SCHED_HOOK_WAKING, c)
+			fail(s, c->ops->waking(c->ctx, ev->cpu, ev->ts, t, &waker,
+					       running, new));
 	}
 	/* A running task has no latency (but see on_switch()). */
 	if (running) {
@@ -1041,9 +1041,8 @@ static void on_migrate(struct sched *s, const struct event *ev)
 	t = thread_of(s, r.pid, ev->ts);
 	if (t == SCHED_NONE || t == SCHED_IDLE)
 		return;
-	EACH_CLIENT(s, c)
-		if (c->ops->migrate)
-			fail(s, c->ops->migrate(c->ctx, t, r.orig_cpu, r.dest_cpu, ev->ts));
+	EACH_HOOKED(s, SCHED_HOOK_MIGRATE, c)
+		fail(s, c->ops->migrate(c->ctx, t, r.orig_cpu, r.dest_cpu, ev->ts));
 }
 
 /* --- Allowed CPUs --- */
@@ -1137,9 +1136,8 @@ static void on_affinity(struct sched *s, const struct event *ev)
 	if (s->threads[t].mask == m)
 		return;
 	s->threads[t].mask = m;
-	EACH_CLIENT(s, c)
-		if (c->ops->affinity)
-			c->ops->affinity(c->ctx, t, ev->ts);
+	EACH_HOOKED(s, SCHED_HOOK_AFFINITY, c)
+		c->ops->affinity(c->ctx, t, ev->ts);
 }
 
 /*
@@ -1375,10 +1373,34 @@ void sched_fini(struct sched *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Client @ops (the next index) among the callers of each hook it has. */
+static void note_hooks(struct sched *s, const struct sched_ops *ops)
+{
+	const int has[SCHED_NR_HOOKS] = {
+		[SCHED_HOOK_THREAD_NEW] = ops->thread_new != NULL,
+		[SCHED_HOOK_CPU_TIME] = ops->cpu_time != NULL,
+		[SCHED_HOOK_STATE_TIME] = ops->state_time != NULL,
+		[SCHED_HOOK_SWITCH_OUT] = ops->switch_out != NULL,
+		[SCHED_HOOK_LATENCY] = ops->latency != NULL,
+		[SCHED_HOOK_WAKING] = ops->waking != NULL,
+		[SCHED_HOOK_MIGRATE] = ops->migrate != NULL,
+		[SCHED_HOOK_IRQ] = ops->irq != NULL,
+		[SCHED_HOOK_WAIT] = ops->wait != NULL,
+		[SCHED_HOOK_AFFINITY] = ops->affinity != NULL,
+		[SCHED_HOOK_GAP] = ops->gap != NULL,
+	};
+	unsigned int h;
+
+	for (h = 0; h < SCHED_NR_HOOKS; h++)
+		if (has[h])
+			s->hooked[h][s->nr_hooked[h]++] = (uint8_t)s->nr_clients;
+}
+
 int sched_add_client(struct sched *s, const struct sched_ops *ops, void *ctx)
 {
 	if (s->nr_clients == SCHED_MAX_CLIENTS)
 		return -ENOSPC;
+	note_hooks(s, ops);
 	s->clients[s->nr_clients++] = (struct sched_client){ ops, ctx };
 	s->state_clients += ops->state_time != NULL;
 	return 0;

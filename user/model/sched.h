@@ -183,6 +183,14 @@ struct sched_client {
 
 #define SCHED_MAX_CLIENTS 32
 
+/* The hooks of struct sched_ops that the model calls (@event is model.h's). */
+enum sched_hook {
+	SCHED_HOOK_THREAD_NEW, SCHED_HOOK_CPU_TIME, SCHED_HOOK_STATE_TIME,
+	SCHED_HOOK_SWITCH_OUT, SCHED_HOOK_LATENCY, SCHED_HOOK_WAKING,
+	SCHED_HOOK_MIGRATE, SCHED_HOOK_IRQ, SCHED_HOOK_WAIT, SCHED_HOOK_AFFINITY,
+	SCHED_HOOK_GAP, SCHED_NR_HOOKS
+};
+
 struct sched_cpu;
 
 /* An allowed-CPUs mask of struct sched: @words u64 words at @off in its pool. */
@@ -199,6 +207,9 @@ struct sched {
 	unsigned int nr_cpu_selected;
 	struct sched_client clients[SCHED_MAX_CLIENTS];
 	unsigned int nr_clients;
+	/* Per hook, the indexes in @clients of those that have it, in order. */
+	uint8_t hooked[SCHED_NR_HOOKS][SCHED_MAX_CLIENTS];
+	uint8_t nr_hooked[SCHED_NR_HOOKS];
 	struct sched_cpu *cpus;
 	uint32_t nr_cpus;
 	struct sched_thread *threads;
