@@ -34,18 +34,18 @@ static inline void pb_init(struct pb_buf *b, uint8_t *mem, size_t cap)
 
 static inline size_t pb_varint_at(uint8_t *p, uint64_t v)
 {
-	size_t n = 0;
+	uint8_t *q = p;
 
 	if (v < 0x80) {		/* tags and small values: most varints */
 		p[0] = (uint8_t)v;
 		return 1;
 	}
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)v | 0x80;
+	do {
+		*q++ = (uint8_t)v | 0x80;
 		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
+	} while (v >= 0x80);
+	*q++ = (uint8_t)v;
+	return (size_t)(q - p);
 }
 
 static inline void pb_varint(struct pb_buf *b, uint64_t v)
