@@ -290,40 +290,27 @@ struct pf_plain *pf_bundle_plain(struct pf_bundle *b, uint64_t ts, uint32_t pid,
 	return p;
 }
 
-static size_t varint_size(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
-/* Packed arrays: signed values as 64-bit two's complement, like int32. */
+/*
+ * Packed arrays: signed values as 64-bit two's complement, like int32. One
+ * pass: the length goes in after the values (pb_close() moves them up when
+ * it takes more than its byte), instead of a pass to count their sizes.
+ */
 #define PACKED(out, field, arr, n, cast)					\
 	do {								\
-		size_t i_, len_ = 0;					\
-		for (i_ = 0; i_ < (n); i_++)				\
-			len_ += varint_size((uint64_t)(cast)(arr)[i_]);	\
-		pb_tag(out, field, PB_LEN);				\
-		pb_varint(out, len_);					\
+		size_t i_, m_ = pb_open(out, field);			\
 		for (i_ = 0; i_ < (n); i_++)				\
 			pb_varint(out, (uint64_t)(cast)(arr)[i_]);	\
+		pb_close(out, m_);					\
 	} while (0)
 
 /* Timestamps are deltas from the previous one in the bundle. */
 static void packed_deltas(struct pb_buf *out, uint32_t field, const uint64_t *ts, size_t n)
 {
-	size_t i, len = 0;
+	size_t i, m = pb_open(out, field);
 
 	for (i = 0; i < n; i++)
-		len += varint_size(ts[i] - (i ? ts[i - 1] : 0));
-	pb_tag(out, field, PB_LEN);
-	pb_varint(out, len);
-	for (i = 0; i < n; i++)
 		pb_varint(out, ts[i] - (i ? ts[i - 1] : 0));
+	pb_close(out, m);
 }
 
 static void encode_compact(const struct pf_bundle *b, struct pb_buf *out)
