@@ -519,7 +519,9 @@ int model_add_client(struct model *m, const struct sched_ops *ops, void *ctx,
 	ret = sched_add_client(&m->sched, ops, ctx);
 	if (ret)
 		return ret;
-	m->clients[m->nr_clients++] = (struct model_client){ ops, ctx, flags };
+	m->clients[m->nr_clients++] = (struct model_client){
+		ops, ctx, flags, ops->event_types ? ops->event_types : UINT64_MAX
+	};
 	return 0;
 }
 
@@ -625,9 +627,10 @@ static int deliver(struct model *m, const struct event *ev)
 {
 	const struct model_client *const *c;
 	int ret, in = !m->windowed || m->window_state == 1 || timeless(ev->type);
+	uint64_t bit = ev->type < 64 ? SCHED_TYPE(ev->type) : UINT64_MAX;
 
 	for (c = m->hooked; c < m->hooked + m->nr_hooked; c++) {
-		if (!in && ((*c)->flags & MODEL_WINDOWED))
+		if (!((*c)->types & bit) || (!in && ((*c)->flags & MODEL_WINDOWED)))
 			continue;
 		ret = (*c)->ops->event((*c)->ctx, ev);
 		if (ret)

@@ -74,6 +74,7 @@ struct model_client {
 	const struct sched_ops *ops;
 	void *ctx;
 	unsigned int flags;
+	uint64_t types;		/* ops->event_types, all bits for 0 */
 };
 
 #define MODEL_MAX_CLIENTS 32

@@ -174,7 +174,17 @@ struct sched_ops {
 	 * by the model (model.h), which may end the pass when it returns > 0.
 	 */
 	int (*event)(void *ctx, const struct event *ev);
+	/*
+	 * The record types @event acts on, as SCHED_TYPE() bits (EVENT_LOST
+	 * and the like always come); 0: every event. It spares the calls that
+	 * would return at once, most of them for most clients.
+	 */
+	uint64_t event_types;
 };
+
+/* The bit of record type @t in sched_ops.event_types. */
+#define SCHED_TYPE(t) (UINT64_C(1) << (t))
+_Static_assert(KTP_REC_NR_TYPES <= 64, "every record type has a bit in sched_ops.event_types");
 
 struct sched_client {
 	const struct sched_ops *ops;

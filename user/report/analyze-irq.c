@@ -216,6 +216,7 @@ static int on_event(void *ctx, const struct event *ev)
 static const struct sched_ops irq_ops = {
 	.irq = on_irq,
 	.event = on_event,
+	.event_types = SCHED_TYPE(KTP_REC_IPI_SEND) | SCHED_TYPE(KTP_REC_IRQ_ENTRY),
 };
 
 static int irq_init(void *state, struct report *r)

@@ -189,6 +189,8 @@ static const struct sched_ops latency_ops = {
 	.thread_new = on_thread_new,
 	.latency = on_latency,
 	.event = on_event,
+	.event_types = SCHED_TYPE(KTP_REC_IDLE) | SCHED_TYPE(KTP_REC_WAKING) |
+		       SCHED_TYPE(KTP_REC_WAKEUP),
 };
 
 static int latency_init(void *state, struct report *r)

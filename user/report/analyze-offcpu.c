@@ -207,6 +207,7 @@ static const struct sched_ops offcpu_ops = {
 	.state_time = on_state_time,
 	.waking = on_waking,
 	.event = on_event,
+	.event_types = SCHED_TYPE(KTP_REC_SWITCH) | SCHED_TYPE(KTP_REC_WAKING),
 };
 
 static int offcpu_init(void *state, struct report *r)

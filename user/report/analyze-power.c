@@ -152,6 +152,7 @@ static int on_event(void *ctx, const struct event *ev)
 
 static const struct sched_ops power_ops = {
 	.event = on_event,
+	.event_types = SCHED_TYPE(KTP_REC_IDLE) | SCHED_TYPE(KTP_REC_FREQ) | SCHED_TYPE(KTP_REC_CPU),
 };
 
 static int power_init(void *state, struct report *r)

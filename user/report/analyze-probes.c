@@ -124,6 +124,7 @@ static void probes_state_time(void *ctx, uint32_t t, enum sched_state state,
 static const struct sched_ops probes_ops = {
 	.state_time = probes_state_time,
 	.event = probes_event,
+	.event_types = SCHED_TYPE(KTP_REC_PROBE) | SCHED_TYPE(KTP_REC_MARK),
 };
 
 /* The module's counts at stop: "ID HITS MISSES" lines. */

@@ -35,7 +35,10 @@ static int take_sample(void *ctx, const struct event *ev)
 	return profile_on_event(a->p, ev);
 }
 
-static const struct sched_ops profile_ops = { .event = take_sample };
+static const struct sched_ops profile_ops = {
+	.event = take_sample,
+	.event_types = SCHED_TYPE(KTP_REC_SAMPLE),
+};
 
 static int want(const struct report *r)
 {

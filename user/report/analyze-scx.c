@@ -326,6 +326,8 @@ static const struct sched_ops scx_ops = {
 	.thread_new = on_thread_new,
 	.switch_out = on_switch,
 	.event = on_event,
+	.event_types = SCHED_TYPE(KTP_REC_SCX_TASK) | SCHED_TYPE(KTP_REC_SCX_DSQ) |
+		       SCHED_TYPE(KTP_REC_SCX_OP) | SCHED_TYPE(KTP_REC_SCX_DUMP),
 };
 
 static int scx_init(void *state, struct report *r)
