@@ -177,6 +177,7 @@ static int ktp_meta_show(struct seq_file *m, void *v)
 		seq_printf(m, "subbuf_size=%u\n", s->cfg.subbuf_size);
 		seq_printf(m, "n_subbufs=%u\n", s->cfg.n_subbufs);
 		seq_printf(m, "overwrite=%d\n", s->cfg.overwrite);
+		seq_printf(m, "clock=%s\n", ktp_clock_name(s->clock));
 		seq_printf(m, "cpus=%*pbl\n", cpumask_pr_args(&s->cfg.cpus));
 		ktp_show_specs(m, "samples", s->cfg.samples, s->cfg.nr_samples,
 			       true);

@@ -136,6 +136,7 @@ static const struct nla_policy ktp_start_policy[KTP_A_MAX + 1] = {
 	[KTP_A_N_SUBBUFS] = { .type = NLA_U32 },
 	[KTP_A_CPUS] = { .type = NLA_NUL_STRING, .len = 4095 },
 	[KTP_A_OVERWRITE] = { .type = NLA_U8 },
+	[KTP_A_CLOCK] = NLA_POLICY_MAX(NLA_U32, KTP_CLOCK_TSC),
 	[KTP_A_SAMPLES] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
 	[KTP_A_COUNTERS] = { .type = NLA_NUL_STRING, .len = KTP_EVENT_LIST_MAX - 1 },
 	[KTP_A_SAMPLE_PIDS] = { .type = NLA_BINARY,
@@ -296,6 +297,8 @@ static int ktp_genl_start(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (a[KTP_A_OVERWRITE])
 		cfg->overwrite = nla_get_u8(a[KTP_A_OVERWRITE]);
+	if (a[KTP_A_CLOCK])
+		cfg->clock = nla_get_u32(a[KTP_A_CLOCK]);
 	if (a[KTP_A_CPUS] && *(char *)nla_data(a[KTP_A_CPUS])) {
 		if (cpulist_parse(nla_data(a[KTP_A_CPUS]), &cfg->cpus) ||
 		    !cpumask_intersects(&cfg->cpus, cpu_possible_mask)) {
@@ -399,6 +402,7 @@ static int ktp_put_meta(struct sk_buff *msg)
 	    nla_put_u32(msg, KTP_A_SUBBUF_SIZE, s->cfg.subbuf_size) ||
 	    nla_put_u32(msg, KTP_A_N_SUBBUFS, s->cfg.n_subbufs) ||
 	    nla_put_u8(msg, KTP_A_OVERWRITE, s->cfg.overwrite) ||
+	    nla_put_u32(msg, KTP_A_CLOCK, s->clock) ||
 	    nla_put_u32(msg, KTP_A_STACKS, s->cfg.stacks))
 		return -EMSGSIZE;
 	{

@@ -39,6 +39,7 @@ struct ktp_config {
 	u32 subbuf_size;
 	u32 n_subbufs;
 	bool overwrite;
+	u32 clock;		/* enum ktp_clock_id asked for */
 	struct cpumask cpus;	/* CPUs to trace */
 	unsigned int nr_samples;
 	struct ktp_event_spec samples[KTP_MAX_SOURCES];
@@ -74,6 +75,10 @@ struct ktp_session {
 	struct ktp_config cfg;
 	u32 events_on;		/* groups whose probes are registered */
 	struct rchan *chan;
+	/* The records' clock (BOOT or TSC) and the TSC's: see clock.c. */
+	u32 clock;
+	u32 clock_mult, clock_shift;
+	u64 clock_span;		/* cycles between a CPU's CLOCK records */
 	u64 clock_boot;		/* clocks read together at start, ns */
 	u64 clock_mono;
 	u64 clock_real;
@@ -120,6 +125,15 @@ struct ktp_cpu {
 	u32 cur_subbuf;		/* index of the sub-buffer being filled */
 	u64 last_ts;		/* time of the last record, base for deltas */
 	u64 pending_ts;		/* time of the record being reserved */
+	/*
+	 * Stamps are TSC cycles (struct ktp_clock) relative to the last CLOCK
+	 * record, which read @anchor_cycles at boot time @anchor_ns; 0 before
+	 * the first, so that a CPU's first record takes one.
+	 */
+	bool tsc;
+	u64 anchor_cycles;
+	u64 anchor_ns;
+	struct ktp_clock pending_clock;	/* for the record being reserved */
 	/*
 	 * The counters, by enum ktp_stat. RECORDS to OVERWRITTEN are the
 	 * writer's; LOST leaves out drops in NMI until they are folded in
@@ -168,6 +182,28 @@ struct ktp_wr {
 void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size);
 void ktp_commit(struct ktp_wr *w);
+
+/* clock.c */
+int ktp_clock_parse(const char *s, u32 *id);
+const char *ktp_clock_name(u32 id);
+int ktp_clock_choose(u32 want, char *err, size_t errlen);
+void ktp_clock_pair(struct ktp_cpu *kc, struct ktp_clock *c);
+u64 ktp_clock_next(struct ktp_cpu *kc, struct ktp_clock *c);
+u64 ktp_clock_taken(struct ktp_cpu *kc, const struct ktp_clock *c);
+
+/* The TSC, as the kernel's own clocksource reads it (ordered). */
+#ifdef CONFIG_X86_TSC
+#include <asm/tsc.h>
+static __always_inline u64 ktp_cycles(void)
+{
+	return rdtsc_ordered();
+}
+#else
+static __always_inline u64 ktp_cycles(void)
+{
+	return 0;
+}
+#endif
 
 /* relay.c */
 int ktp_relay_init(void);
@@ -346,6 +382,7 @@ void ktp_genl_exit(void);
 
 /* main.c: module parameters, the defaults of every session. */
 extern bool ktp_param_overwrite;
+extern char *ktp_param_clock;
 extern unsigned int ktp_param_subbuf_size;
 extern unsigned int ktp_param_n_subbufs;
 extern char *ktp_param_events;

@@ -77,6 +77,12 @@ module_param_named(overwrite, ktp_param_overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite,
 		 "flight recorder: keep the newest records when full (default 0: drop new ones)");
 
+/* Read at each start, so that a shell can change it between sessions. */
+char *ktp_param_clock = "auto";
+module_param_named(clock, ktp_param_clock, charp, 0644);
+MODULE_PARM_DESC(clock,
+		 "records' clock: auto (the TSC where constant and nonstop), boot, tsc");
+
 static int __init ktp_init(void)
 {
 	struct ktp_config *cfg;

@@ -117,18 +117,82 @@ void ktp_fold_nmi_drops(struct ktp_cpu *kc)
  */
 #define KTP_TAIL_RESERVE sizeof(struct ktp_cpu_mark)
 
+/* What starts a sub-buffer: its header, and with the TSC a CLOCK record. */
+static size_t ktp_subbuf_head(const struct ktp_cpu *kc)
+{
+	return sizeof(struct ktp_subbuf) +
+	       (kc->tsc ? sizeof(struct ktp_clock) : 0);
+}
+
 /* relay_reserve(), with records kept out of the tail reserve. */
-static void *ktp_relay_reserve(struct rchan *chan, unsigned int len)
+static void *ktp_relay_reserve(struct ktp_cpu *kc, struct rchan *chan,
+			       unsigned int len)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
 	size_t limit = chan->subbuf_size - KTP_TAIL_RESERVE;
 
-	if (len > limit - sizeof(struct ktp_subbuf))
+	if (len > limit - ktp_subbuf_head(kc))
 		return NULL;
 	/* A current sub-buffer (not the full state) and no room: next one. */
 	if (buf->offset <= chan->subbuf_size && buf->offset + len > limit)
 		relay_switch_subbuf(buf, len);
 	return relay_reserve(chan, len);
+}
+
+/*
+ * The time of a record about to be reserved, in the session's stamps, and
+ * the bytes it needs before it: a TIME record when a boot-time delta would
+ * not fit in 32 bits, a CLOCK record when the TSC has gone a span past
+ * this CPU's last one (or back before it: a counter reset).
+ */
+static __always_inline u64 ktp_stamp(struct ktp_cpu *kc, unsigned int *extra)
+{
+	u64 ts;
+
+	if (likely(kc->tsc)) {
+		ts = ktp_cycles();
+		if (unlikely(ts - kc->anchor_cycles > ktp_session.clock_span)) {
+			*extra = sizeof(struct ktp_clock);
+			return ktp_clock_next(kc, &kc->pending_clock);
+		}
+		return max(ts, kc->last_ts);
+	}
+	/* The fast clock may step back a little; times never go back here. */
+	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	if (unlikely(ts - kc->last_ts > U32_MAX))
+		*extra = sizeof(struct ktp_time);
+	return ts;
+}
+
+/* Count a TIME or CLOCK record written in front of another. */
+static void ktp_count_stamp(struct ktp_cpu *kc, const struct ktp_hdr *h)
+{
+	kc->stats[KTP_STAT_RECORDS]++;
+	kc->stats[KTP_STAT_BYTES] += h->size;
+	kc->written[h->type]++;
+	kc->subbuf_records[kc->cur_subbuf]++;
+}
+
+/*
+ * Write the TIME or CLOCK record ktp_stamp() asked for at @p; returns
+ * where the record itself goes and its stamp.
+ */
+static void *ktp_write_stamp(struct ktp_cpu *kc, void *p, unsigned int extra,
+			     u64 *ts)
+{
+	if (extra == sizeof(struct ktp_clock)) {
+		memcpy(p, &kc->pending_clock, sizeof(kc->pending_clock));
+		*ts = ktp_clock_taken(kc, &kc->pending_clock);
+	} else {
+		struct ktp_time *t = p;
+
+		t->h = (struct ktp_hdr){ .type = KTP_REC_TIME,
+					 .size = sizeof(*t) };
+		t->ts = *ts;
+		kc->last_ts = *ts;
+	}
+	ktp_count_stamp(kc, p);
+	return p + extra;
 }
 
 static void ktp_write_nested(struct ktp_cpu *kc);
@@ -139,7 +203,7 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	struct rchan *chan = ktp_session.chan;
 	struct ktp_cpu *kc;
 	struct ktp_hdr *h;
-	unsigned int total = size;
+	unsigned int extra = 0;
 	u64 ts;
 	void *p;
 
@@ -193,14 +257,10 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	w->nested = false;
 	w->nmi = false;
 
-	/* The fast clock may step back a little; times never go back here. */
-	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	ts = ktp_stamp(kc, &extra);
 	kc->pending_ts = ts;
-	if (unlikely(ts - kc->last_ts > U32_MAX))
-		total += sizeof(struct ktp_time);
-
-	/* May start a sub-buffer: ktp_subbuf_start() sets last_ts = ts. */
-	p = ktp_relay_reserve(chan, total);
+	/* May start a sub-buffer: ktp_subbuf_start() moves last_ts. */
+	p = ktp_relay_reserve(kc, chan, size + extra);
 	if (unlikely(!p)) {
 		ktp_count_drop(kc, type);
 		kc->in_write = false;
@@ -209,19 +269,10 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 			ktp_write_nested(kc);
 		goto out;
 	}
-	if (unlikely(total != size)) {
-		struct ktp_time *t = p;
-
-		t->h = (struct ktp_hdr){ .type = KTP_REC_TIME,
-					 .size = sizeof(*t) };
-		t->ts = ts;
-		kc->stats[KTP_STAT_RECORDS]++;
-		kc->stats[KTP_STAT_BYTES] += sizeof(*t);
-		kc->written[KTP_REC_TIME]++;
-		kc->subbuf_records[kc->cur_subbuf]++;
-		kc->last_ts = ts;
-		p += sizeof(*t);
-	}
+	if (unlikely(extra))
+		p = ktp_write_stamp(kc, p, extra, &ts);
+	/* A new sub-buffer's CLOCK record read the counter after us. */
+	ts = max(ts, kc->last_ts);
 	h = p;
 	h->type = type;
 	h->flags = flags;
@@ -305,6 +356,7 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 	struct ktp_cpu *kc = per_cpu_ptr(&ktp_cpus, buf->cpu);
 	unsigned int idx = buf->subbufs_produced % buf->chan->n_subbufs;
 	struct ktp_subbuf *sb = subbuf;
+	size_t head = sizeof(*sb);
 	u64 ts;
 
 	/* The end of this CPU's data: no new sub-buffer takes a slot. */
@@ -328,7 +380,28 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 	kc->subbuf_records[idx] = 0;
 	kc->cur_subbuf = idx;
 
-	ts = prev_subbuf ? kc->pending_ts : ktime_get_boot_fast_ns();
+	if (kc->tsc && prev_subbuf) {
+		/* On the writing CPU: the counter's pair opens the sub-buffer. */
+		struct ktp_clock *c = (void *)(sb + 1);
+
+		ktp_clock_pair(kc, c);
+		ts = c->ts;
+		ktp_clock_taken(kc, c);
+		ktp_count_stamp(kc, &c->h);
+		head += sizeof(*c);
+	} else {
+		/*
+		 * relay makes a buffer's first sub-buffer on whichever CPU
+		 * opens the channel or brings the CPU up: with the TSC, the
+		 * CPU's first record takes its own pair (anchor_cycles 0).
+		 */
+		ts = prev_subbuf ? kc->pending_ts : ktime_get_boot_fast_ns();
+		kc->last_ts = ts;
+		if (kc->tsc) {
+			kc->last_ts = 0;
+			kc->anchor_cycles = 0;
+		}
+	}
 	*sb = (struct ktp_subbuf){
 		.h = { .type = KTP_REC_SUBBUF, .size = sizeof(*sb) },
 		.magic = KTP_SUBBUF_MAGIC,
@@ -340,8 +413,7 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		.ts = ts,
 		.session_id = ktp_session.id,
 	};
-	kc->last_ts = ts;
-	subbuf_start_reserve(buf, sizeof(*sb));
+	subbuf_start_reserve(buf, head);
 	return 1;
 }
 
@@ -528,6 +600,7 @@ int ktp_relay_open(void)
 							sizeof(u32)));
 		if (!kc->subbuf_records)
 			goto nomem;
+		kc->tsc = ktp_session.clock == KTP_CLOCK_TSC;
 	}
 	/*
 	 * relay makes buffers for the CPUs online now, and its hotplug step
@@ -590,10 +663,13 @@ void ktp_flush_local(void)
 	buf = *this_cpu_ptr(ktp_session.chan->buf);
 	for (pass = 0; buf && pass < 2; pass++) {
 		/* Nothing but the header, or no current sub-buffer (full). */
-		if (buf->offset <= sizeof(struct ktp_subbuf) ||
+		if (buf->offset <= ktp_subbuf_head(kc) ||
 		    buf->offset > buf->chan->subbuf_size)
 			return;
-		kc->pending_ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
+		/* The new sub-buffer's time (with the TSC, it reads its own). */
+		if (!kc->tsc)
+			kc->pending_ts = max(ktime_get_boot_fast_ns(),
+					     kc->last_ts);
 		kc->in_write = true;
 		relay_switch_subbuf(buf, 0);
 		kc->in_write = false;
@@ -673,7 +749,8 @@ static void ktp_write_tail_mark(struct ktp_cpu *kc, enum ktp_cpu_reason reason)
 		return;
 	m = buf->start + idx * size + (size - buf->padding[idx]);
 	/* It follows the last record kept, in that sub-buffer. */
-	now = max(ktime_get_boot_fast_ns(), kc->last_ts);
+	now = max(kc->tsc ? ktp_cycles() : ktime_get_boot_fast_ns(),
+		  kc->last_ts);
 	m->h = (struct ktp_hdr){ .type = KTP_REC_CPU, .size = sizeof(*m),
 				 .ts_delta = min_t(u64, now - kc->last_ts,
 						   U32_MAX) };

@@ -140,6 +140,10 @@ int ktp_config_from_params(struct ktp_config *cfg)
 	cfg->subbuf_size = ktp_param_subbuf_size;
 	cfg->n_subbufs = ktp_param_n_subbufs;
 	cfg->overwrite = ktp_param_overwrite;
+	if (ktp_clock_parse(ktp_param_clock ? ktp_param_clock : "", &cfg->clock)) {
+		pr_err("clock=%s: want auto, boot or tsc\n", ktp_param_clock);
+		return -EINVAL;
+	}
 	if (!ktp_param_cpus || !*ktp_param_cpus) {
 		cpumask_copy(&cfg->cpus, cpu_possible_mask);
 	} else if (cpulist_parse(ktp_param_cpus, &cfg->cpus) ||
@@ -392,6 +396,9 @@ int ktp_session_start(const struct ktp_config *cfg, u32 owner_portid,
 	atomic_set(&s->unbuffered, 0);
 	cpumask_and(&s->cfg.cpus, &s->cfg.cpus, cpu_possible_mask);
 	s->id = get_random_u64();
+	ret = ktp_clock_choose(s->cfg.clock, err, errlen);
+	if (ret)
+		goto out;
 	ret = ktp_filter_cgroup_get(&s->cfg, err, errlen);
 	if (ret)
 		goto out;

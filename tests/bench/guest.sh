@@ -139,6 +139,17 @@ run_ktprof() {
 	echo "$t $(ktprof_events) $(sed -n 's/^total records=[0-9]* bytes=\([0-9]*\).*/\1/p' "$KTPROF_DBG/stats")"
 }
 
+# The same with records stamped by CLOCK_BOOTTIME read at each record, not
+# by the TSC (load_module's clock=tsc; the parameter is read at each start).
+run_ktprof_boot() {
+	local line
+	echo boot >"$CLOCK_PARAM"
+	line=$(run_ktprof)
+	echo tsc >"$CLOCK_PARAM"
+	echo "$line"
+}
+CLOCK_PARAM=/sys/module/ktprof/parameters/clock
+
 # Sched records of the session that just ended, as the module counted them.
 ktprof_events() {
 	local types=" $KTP_TYPES "
@@ -233,7 +244,7 @@ overhead() {
 	# 16 MiB per CPU, as the others have.
 	load_module events=sched samples=none n_subbufs=64
 	# BENCH_TRACERS picks some (a quick A/B of one module change).
-	tracers=${BENCH_TRACERS:-none ftrace perf perf_g perf_sched_g ktprof ktprof_stacks record}
+	tracers=${BENCH_TRACERS:-none ftrace perf perf_g perf_sched_g ktprof ktprof_boot ktprof_stacks record}
 	if [ -n "${LTTNG_KO:-}" ] && [ -z "${BENCH_TRACERS:-}" ]; then
 		lttng_start
 		tracers+=" lttng lttng-disk"
@@ -257,6 +268,11 @@ overhead() {
 	done
 	for round in $(seq "$ROUNDS"); do
 		echo "selftest $SELFTEST_N $(selftest_ns "$SELFTEST_N") $(selftest_ns 0)"
+		# A module before ABI 1.8 (KTPROF_CLOCK=): boot time only.
+		[ -e "$CLOCK_PARAM" ] || continue
+		echo boot >"$CLOCK_PARAM"
+		echo "selftest_boot $SELFTEST_N $(selftest_ns "$SELFTEST_N") $(selftest_ns 0)"
+		echo tsc >"$CLOCK_PARAM"
 	done
 	unload_module
 }

@@ -34,6 +34,7 @@ TRACERS = [
     ("perf_g", "perf record -a -g"),
     ("perf_sched_g", "perf sched -g (3)"),
     ("ktprof", "ktprof (buffer only)"),
+    ("ktprof_boot", "ktprof --clock boot (4)"),
     ("ktprof_stacks", "ktprof -S offcpu,waker"),
     ("record", "ktprof record (1)"),
     ("lttng", "lttng (buffer only)"),
@@ -58,7 +59,7 @@ WORKLOADS = [
 
 
 def parse(path):
-    rounds, selftest, flood, ceiling = {}, [], [], []
+    rounds, selftest, flood, ceiling = {}, {"tsc": [], "boot": []}, [], []
     top = []
     probes = {"rounds": {}, "sites": {}}
     with open(path) as f:
@@ -66,9 +67,10 @@ def parse(path):
             w = line.split()
             if not w:
                 continue
-            if w[0] == "selftest" and len(w) == 4:
+            if w[0] in ("selftest", "selftest_boot") and len(w) == 4:
                 n = int(w[1])
-                selftest.append((float(w[2]) - float(w[3])) / n)
+                clock = "boot" if w[0] == "selftest_boot" else "tsc"
+                selftest[clock].append((float(w[2]) - float(w[3])) / n)
             elif w[0] == "flood" and len(w) == 7:
                 p, secs, rec, lost, by, rss = w[1:]
                 flood.append(dict(floods=int(p), seconds=float(secs), records=int(rec),
@@ -210,19 +212,21 @@ def print_probes(label, probes):
     return out
 
 
-def record_costs(run):
-    """What each record type costs ktprof: yield's events are switches;
-    futex's are a waking and a switch each, so a waking costs twice their
-    mean less a switch."""
+def record_costs(run, clock):
+    """What each record type costs ktprof with @clock's stamps (tsc: the
+    module's default, "ktprof"; boot: "ktprof_boot"): yield's events are
+    switches; futex's are a waking and a switch each, so a waking costs
+    twice their mean less a switch."""
     o = run.get("overhead", {})
+    key = "ktprof" if clock == "tsc" else "ktprof_boot"
     try:
-        switch = o["yield"]["tracers"]["ktprof"]["ns_per_event"]
-        futex = o["futex"]["tracers"]["ktprof"]["ns_per_event"]
+        switch = o["yield"]["tracers"][key]["ns_per_event"]
+        futex = o["futex"]["tracers"][key]["ns_per_event"]
     except KeyError:
         return None
     out = {}
-    if "selftest_ns_per_record" in run:
-        out["selftest"] = run["selftest_ns_per_record"]
+    if clock in run.get("selftest_ns_per_record", {}):
+        out["selftest"] = run["selftest_ns_per_record"][clock]
     out["sched_switch"] = switch
     out["sched_waking"] = 2 * futex - switch
     return out
@@ -396,19 +400,26 @@ def main():
             if any("lttng" in o["tracers"] for o in run["overhead"].values()):
                 print("(2) LTTng's consumer daemon writing to tmpfs; "
                       "B/event of LTTng: its CTF data streams")
+            if any("ktprof_boot" in o["tracers"] for o in run["overhead"].values()):
+                print("(4) ktprof's records stamped with CLOCK_BOOTTIME read at each record; "
+                      "the others above with the TSC, converted when read")
             if any("perf_sched_g" in o["tracers"] for o in run["overhead"].values()):
                 print("(3) perf sched record -g: its own events (the switch, sched_stat_runtime, "
                       "forks, migrations; no sched_waking), so compare ns/op")
-        if selftest:
-            run["selftest_ns_per_record"] = statistics.median(selftest)
-            print(f"\n[{label}] ktprof write path alone (selftest records in a loop): "
-                  f"{statistics.median(selftest):.1f} ns/record, median of {len(selftest)}")
-        per_type = record_costs(run) if selftest else None
-        if per_type:
-            run["ktprof_ns_per_record_type"] = per_type
-            print(f"[{label}] ktprof per record type (buffer only; ns = instructions): "
-                  + ", ".join(f"{k} {v:.0f}" for k, v in per_type.items())
-                  + " (sched_waking: twice futex's cost per event less yield's)")
+        for clock, st in selftest.items():
+            if not st:
+                continue
+            run.setdefault("selftest_ns_per_record", {})[clock] = statistics.median(st)
+            print(f"\n[{label}] ktprof write path alone, clock {clock} (selftest records "
+                  f"in a loop): {statistics.median(st):.1f} ns/record, median of {len(st)}")
+        for clock in ("tsc", "boot"):
+            per_type = record_costs(run, clock)
+            if per_type:
+                run.setdefault("ktprof_ns_per_record_type", {})[clock] = per_type
+                print(f"[{label}] ktprof per record type, clock {clock} (buffer only; "
+                      "ns = instructions): "
+                      + ", ".join(f"{k} {v:.0f}" for k, v in per_type.items())
+                      + " (sched_waking: twice futex's cost per event less yield's)")
         if probes["rounds"]:
             run["probes"] = print_probes(label, probes)
         if flood:

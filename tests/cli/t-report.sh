@@ -5,6 +5,9 @@
 # of its '#! NAME ARGS' lines, and every '#=' expectation (worked out by
 # hand from the script) is checked. The text report of each must render
 # too; a raw dump directory must give the same JSON as the capture file.
+# Each capture is also made with TSC stamps (gen-capture -k: a 2 GHz
+# counter and CLOCK records, as the module writes them with --clock tsc)
+# and must report the same figures, its CLOCK records aside.
 . "$(dirname "$0")/lib.sh"
 CHECK="/usr/bin/python3 $TOP/tests/lib/report_expect.py"
 
@@ -24,6 +27,11 @@ for scn in "$TOP"/tests/report/*.scn; do
 	expect 0 '' report "$T/$name.ktp"
 	expect 0 '' report --cpu --runtime --latency --states --migrations --preemption \
 		--wakers --irq --findings --outliers "$T/$name.ktp"
+	"$GEN" -k -t "$scn" -o "$T/$name.tsc.ktp" || fail "gen-capture -k -t $scn failed"
+	expect 0 '' report --json "$T/$name.tsc.ktp"
+	printf '%s\n' "$out" >"$T/$name.tsc.json"
+	/usr/bin/python3 "$TOP/tests/lib/same_report.py" "$T/$name.json" "$T/$name.tsc.json" ||
+		fail "$name: TSC stamps report otherwise"
 done
 
 # x86 system vectors by name in the text report too: the timer as the

@@ -20,6 +20,7 @@ expect 2 'want sched,irq' record -e bogus
 expect 2 'scx needs sched' record -e scx
 expect 2 'scx needs sched' record -e irq,scx,power
 expect 2 'want a size' record -b lots
+expect 2 '--clock sundial: want auto, boot or tsc' record --clock sundial
 expect 2 '--prepare/--activate' record --activate tomorrow
 # record --span names two of --probe's probes, in either order of the
 # options; refused before the module is asked (exit 2, nothing written).

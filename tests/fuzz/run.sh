@@ -37,15 +37,17 @@ seed_corpora() {
 	"$gen" -S -o "$c/capture/scenario.ktp" &&
 	"$gen" -S -u -o "$c/capture/scenario-stored.ktp" &&
 	"$gen" -n 400 -c 2 -l 50 -o "$c/capture/gen400.ktp" &&
-	"$gen" -n 400 -c 2 -l 50 -u -o "$c/capture/gen400-stored.ktp" || return 1
+	"$gen" -n 400 -c 2 -l 50 -u -o "$c/capture/gen400-stored.ktp" &&
+	"$gen" -k -n 400 -c 2 -l 50 -u -o "$c/capture/gen400-tsc.ktp" || return 1
 	for s in tests/report/*.scn; do
 		"$gen" -t "$s" -u -o "$c/capture/$(basename "$s" .scn).ktp" || return 1
 	done
-	for s in scenario gen400 irq probes; do
+	for s in scenario gen400 irq probes tsc; do
 		dir=$work/seed-$s
 		case $s in
 		scenario) "$gen" -S -d "$dir" ;;
 		gen400) "$gen" -n 400 -c 2 -l 50 -d "$dir" ;;
+		tsc) "$gen" -k -n 400 -c 2 -l 50 -d "$dir" ;;
 		*) "$gen" -t tests/report/$s.scn -d "$dir" ;;
 		esac || return 1
 		"$pack" "$dir" "$c/rawdir/$s.pack" || return 1

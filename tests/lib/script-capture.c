@@ -22,7 +22,7 @@ int script_capture_write(const char *script_path, const char *out)
 
 	if (!f)
 		return -1;
-	ret = script_read(&s, f, m.clock_boot);
+	ret = script_read(&s, f, m.clock_boot, 0);
 	fclose(f);
 	if (ret) {
 		printf("    %s: %s\n", script_path, s.error);

@@ -38,7 +38,7 @@ struct script_events *script_events_new(const char *text)
 		printf("    script: out of memory\n");
 		goto fail;
 	}
-	ret = script_read(&e->s, f, SCRIPT_EVENTS_START);
+	ret = script_read(&e->s, f, SCRIPT_EVENTS_START, 0);
 	if (ret) {
 		printf("    script: %s\n", e->s.error);
 		goto fail;

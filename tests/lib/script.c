@@ -680,8 +680,11 @@ static int header_line(struct script *s, const struct line *l)
 		if (s->nr_cpus || !n || n > SCRIPT_MAX_CPUS)
 			return bad(s, l, "cpus N, once, N from 1 to %d", SCRIPT_MAX_CPUS);
 		s->nr_cpus = n;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			stream_writer_init(&s->cpu[i], i, 262144, s->start);
+			if (s->cycles)
+				stream_writer_use_cycles(&s->cpu[i]);
+		}
 		return 0;
 	}
 	if (!strcmp(l->word[0], "stop")) {
@@ -875,13 +878,14 @@ static int repeat(struct script *s, FILE *in, struct line *l)
 	return 0;
 }
 
-int script_read(struct script *s, FILE *in, uint64_t start)
+int script_read(struct script *s, FILE *in, uint64_t start, unsigned int flags)
 {
 	char buf[4096];
 	struct line l = { 0 };
 
 	memset(s, 0, sizeof(*s));
 	s->start = start;
+	s->cycles = !!(flags & SCRIPT_CYCLES);
 	s->schedstats_enabled = -1;
 	while (fgets(buf, sizeof(buf), in)) {
 		l.no++;

@@ -92,12 +92,17 @@ struct script {
 	char probe_stats[1024];		/* "probe_stats ID HITS MISSES" */
 	char spans[1024];		/* "span NAME=BEGIN,END": the span list */
 	char error[256];	/* why script_read() failed: "line 12: ..." */
+	int cycles;		/* SCRIPT_CYCLES given */
 };
+
+/* Stamps from a counter, as the module's with the TSC (stream_writer_use_cycles). */
+#define SCRIPT_CYCLES 0x1
 
 /*
  * Read a script and write its records into s->cpu[] (initialised here, at
- * @start). 0, or -1 with s->error set. stream_writer_fini() each CPU afterwards.
+ * @start; @flags SCRIPT_*). 0, or -1 with s->error set. stream_writer_fini()
+ * each CPU afterwards.
  */
-int script_read(struct script *s, FILE *in, uint64_t start);
+int script_read(struct script *s, FILE *in, uint64_t start, unsigned int flags);
 
 #endif

@@ -9,9 +9,11 @@
  * -t FILE, the capture script FILE (tests/lib/script.h).
  *
  * usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST] | -S | -t FILE)
- *                    [-i SESSION_ID] (-o FILE [-u] | -d DIR)
+ *                    [-i SESSION_ID] [-k] (-o FILE [-u] | -d DIR)
  * -u stores the chunks uncompressed (fuzz corpora); -i sets the session id
- * (default 0x5e5510), which names the capture in ktprof export's files.
+ * (default 0x5e5510), which names the capture in ktprof export's files; -k
+ * stamps records with a 2 GHz counter and CLOCK records, as the module
+ * does with the TSC (the same times, exactly convertible).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -197,11 +199,11 @@ static int write_raw_side_files(const char *dir, const struct meta *m,
 		"cpus_online=%s\nstate=stopped\nevents_unavailable=\nsession_id=%" PRIu64
 		"\nclock_boottime_ns=%" PRIu64 "\nclock_monotonic_ns=%" PRIu64
 		"\nclock_realtime_ns=%" PRIu64 "\nevents=%s\nsubbuf_size=%u\nn_subbufs=%u\n"
-		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=%s\n",
+		"overwrite=0\ncpus=0-%u\nsamples=cpu-clock@999hz\ncounters=%s\nclock=%s\n",
 		m->abi_major, m->abi_minor, m->kernel, n, m->cpus_online, m->session_id,
 		m->clock_boot, m->clock_mono, m->clock_real,
 		meta_events_str(m->events, ev, sizeof(ev)), m->subbuf_size, m->n_subbufs,
-		n - 1, m->counters);
+		n - 1, m->counters, m->clock[0] ? m->clock : "boot");
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/stats", dir);
 	f = fopen(path, "w");
@@ -238,10 +240,10 @@ int main(int argc, char **argv)
 	struct capture_meta_info info = { .meta = &m, .recorder = "gen-capture" };
 	const char *symbols = kallsyms, *script_path = NULL;
 	static struct script script;
-	int opt, ret = 0, scenario = 0, stored = 0;
+	int opt, ret = 0, scenario = 0, stored = 0, cycles = 0;
 
 	rng_state = 88172645463325252ull;
-	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:ui:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:l:o:d:St:ui:k")) != -1) {
 		switch (opt) {
 		case 'S': scenario = 1; break;
 		case 't': script_path = optarg; break;
@@ -253,6 +255,7 @@ int main(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 'u': stored = 1; break;
 		case 'i': m.session_id = strtoull(optarg, NULL, 0); break;
+		case 'k': cycles = 1; snprintf(m.clock, sizeof(m.clock), "tsc"); break;
 		default: goto usage;
 		}
 	}
@@ -264,7 +267,7 @@ int main(int argc, char **argv)
 	} else if (script_path) {
 		FILE *f = fopen(script_path, "r");
 
-		if (!f || script_read(&script, f, m.clock_boot)) {
+		if (!f || script_read(&script, f, m.clock_boot, cycles ? SCRIPT_CYCLES : 0)) {
 			fprintf(stderr, "gen-capture: %s: %s\n", script_path,
 				f ? script.error : strerror(errno));
 			return 1;
@@ -314,6 +317,8 @@ int main(int argc, char **argv)
 		char path[4096];
 
 		stream_writer_init(&cpus[c].w, c, 262144, m.clock_boot);
+		if (cycles)
+			stream_writer_use_cycles(&cpus[c].w);
 		cpus[c].ts = m.clock_boot;
 		if (!scenario)
 			stream_writer_cpu_mark(&cpus[c].w, cpus[c].ts, KTP_CPU_START, 0);
@@ -377,6 +382,6 @@ int main(int argc, char **argv)
 	free(cpus);
 	return 0;
 usage:
-	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) [-i SESSION_ID] (-o FILE [-u] | -d DIR)\n");
+	fprintf(stderr, "usage: gen-capture (-n RECORDS [-c CPUS] [-s SEED] [-l LOST_EVERY] | -S | -t SCRIPT) [-i SESSION_ID] [-k] (-o FILE [-u] | -d DIR)\n");
 	return 2;
 }

@@ -316,3 +316,104 @@ UNIT_TEST(exec_without_terminator)
 }
 
 UNIT_MAIN()
+
+/* A record of @type with a raw delta (cycles, after a CLOCK record). */
+static void raw_record(struct stream_writer *w, uint8_t type, uint32_t delta, uint64_t seq)
+{
+	struct ktp_selftest s = {
+		.h = { .type = type, .size = sizeof(s), .ts_delta = delta },
+		.seq = seq,
+	};
+
+	stream_writer_bytes(w, &s, sizeof(s));
+}
+
+static void raw_clock(struct stream_writer *w, uint64_t ts, uint64_t cycles, uint32_t mult,
+		      uint32_t shift)
+{
+	struct ktp_clock c = {
+		.h = { .type = KTP_REC_CLOCK, .size = sizeof(c) },
+		.ts = ts, .cycles = cycles, .mult = mult, .shift = shift,
+	};
+
+	stream_writer_bytes(w, &c, sizeof(c));
+}
+
+/*
+ * Records stamped with a 2 GHz counter (mult 2^31, shift 32: half a ns a
+ * cycle), times by hand: the CLOCK pair is (1,000,000 ns, 5,000,000).
+ */
+UNIT_TEST(cycles_known_answers)
+{
+	struct stream_writer w;
+
+	stream_writer_init(&w, 1, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_clock(&w, 1000000, 5000000, 1u << 31, 32);
+	raw_record(&w, KTP_REC_SELFTEST, 2000, 1);	/* 5,002,000: 1,001,000 */
+	raw_record(&w, KTP_REC_SELFTEST, 3, 2);		/* 5,002,003: 1,001,001.5 */
+	/* A pair behind the last time: times hold until they pass it. */
+	raw_clock(&w, 1000500, 5002003, 1u << 31, 32);
+	raw_record(&w, KTP_REC_SELFTEST, 400, 3);	/* 1,000,700: held at 1,001,001 */
+	raw_record(&w, KTP_REC_SELFTEST, 1000, 4);	/* 1,001,200 */
+	/* A counter found unstable: ns from 3,000,000. */
+	raw_clock(&w, 3000000, 0, 0, 0);
+	raw_record(&w, KTP_REC_SELFTEST, 7, 5);		/* 3,000,007 */
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.n, 10);
+	CHECK_EQ(out.ev[2].type, KTP_REC_CLOCK);
+	CHECK_EQ(out.ev[2].ts, 1000000);
+	CHECK_EQ(out.ev[3].ts, 1001000);
+	CHECK_EQ(out.ev[4].ts, 1001001);
+	CHECK_EQ(out.ev[5].ts, 1001001);
+	CHECK_EQ(out.ev[6].ts, 1001001);
+	CHECK_EQ(out.ev[7].ts, 1001200);
+	CHECK_EQ(out.ev[9].ts, 3000007);
+	CHECK_EQ(out.stats.garbage_bytes, 0);
+	stream_writer_fini(&w);
+}
+
+/* A sub-buffer header ends the counter's stamps: its deltas are ns again. */
+UNIT_TEST(cycles_end_at_subbuf)
+{
+	struct stream_writer w;
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_clock(&w, 1000000, 5000000, 1u << 31, 32);
+	raw_record(&w, KTP_REC_SELFTEST, 4000, 1);
+	w.ts = 2000000;
+	stream_writer_subbuf(&w);			/* header at 2,000,000 */
+	raw_record(&w, KTP_REC_SELFTEST, 500, 2);	/* ns: 2,000,500 */
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.n, 6);
+	CHECK_EQ(out.ev[4].type, KTP_REC_SUBBUF);
+	CHECK_EQ(out.ev[4].ts, 2000000);
+	CHECK_EQ(out.ev[5].ts, 2000500);
+	stream_writer_fini(&w);
+}
+
+/* Hostile CLOCK records: a shift past 32 is damage; a huge span saturates. */
+UNIT_TEST(cycles_hostile)
+{
+	struct stream_writer w;
+	unsigned int i;
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_clock(&w, 1000000, 5000000, 1, 200);
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK(out.stats.resyncs == 1);
+	CHECK_EQ(count_type(&out, KTP_REC_CLOCK), 0);
+	stream_writer_fini(&w);
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_clock(&w, UINT64_MAX - 10, 0, UINT32_MAX, 0);
+	for (i = 0; i < 4; i++)
+		raw_record(&w, KTP_REC_SELFTEST, UINT32_MAX, i);
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.n, 7);
+	CHECK_EQ(out.ev[6].ts, UINT64_MAX);
+	stream_writer_fini(&w);
+}

@@ -102,6 +102,14 @@ kmemleak_check() {
 
 load_module() {
 	module_loaded && fail "ktprof is already loaded"
+	# Records stamped with the TSC, as `auto` does on hardware with a
+	# constant and nonstop TSC; TCG's is stable but not advertised so
+	# (vm/clock). Tests that use `record --load` get auto: boot time.
+	# KTPROF_CLOCK= (empty): no clock= at all (a module before ABI 1.8).
+	case " $* " in
+	*" clock="*) ;;
+	*) [ -z "${KTPROF_CLOCK-tsc}" ] || set -- "clock=${KTPROF_CLOCK-tsc}" "$@" ;;
+	esac
 	insmod "$KTPROF_KO" "$@" || fail "insmod $KTPROF_KO $* failed"
 }
 

@@ -58,6 +58,7 @@ int capture_meta_write(struct capture_writer *w,
 	cm.counters = (char *)m->counters;
 	cm.stacks = (char *)m->stacks;
 	cm.scx_hooks = (char *)m->scx_hooks;
+	cm.clock = m->clock[0] ? (char *)m->clock : NULL;
 	cm.recorder = (char *)info->recorder;
 	cm.options = (char **)info->options;
 	cm.n_options = info->nr_options;

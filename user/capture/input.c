@@ -95,6 +95,7 @@ static void meta_from_capture(struct meta *m, const Ktprof__CaptureMeta *cm)
 		 cm->counters ? cm->counters : "");
 	snprintf(m->stacks, sizeof(m->stacks), "%s", cm->stacks ? cm->stacks : "");
 	snprintf(m->scx_hooks, sizeof(m->scx_hooks), "%s", cm->scx_hooks ? cm->scx_hooks : "");
+	snprintf(m->clock, sizeof(m->clock), "%s", cm->clock ? cm->clock : "");
 }
 
 static int open_capture(struct input *in, const char *path, struct error *err)

@@ -80,6 +80,7 @@ static void print_session(const struct meta *m, const Ktprof__CaptureMeta *cm)
 	printf("  samples         %s\n", m->samples[0] ? text_esc(m->samples) : "none");
 	printf("  counters        %s\n", m->counters[0] ? text_esc(m->counters) : "none");
 	printf("  stacks          %s\n", m->stacks[0] ? text_esc(m->stacks) : "none");
+	printf("  clock           %s\n", m->clock[0] ? text_esc(m->clock) : "boot");
 	if (m->events & KTP_EV_SCX)
 		printf("  scx hooks       %s\n", m->scx_hooks[0] ? text_esc(m->scx_hooks) : "none");
 	printf("  cpus            %s of %u (online %s)\n", text_esc(m->cpus), m->nr_cpus,

@@ -48,6 +48,7 @@ struct record_opts {
 	uint64_t cgroup_id;
 	uint64_t buffer_size, subbuf_size;
 	int overwrite;
+	uint32_t clock;			/* enum ktp_clock_id */
 	int reader_cpu;
 	const char *prepare, *activate;
 	const char *load;
@@ -66,7 +67,7 @@ struct record_opts {
 enum {
 	OPT_PMU = OPTS_LONG_ONLY, OPT_COMM, OPT_SUBBUF, OPT_OVERWRITE,
 	OPT_READER_CPU, OPT_PREPARE, OPT_ACTIVATE, OPT_LOAD, OPT_NO_SNAPSHOTS, OPT_SCHEDSTATS,
-	OPT_PROBE, OPT_SPAN,
+	OPT_PROBE, OPT_SPAN, OPT_CLOCK,
 };
 
 static const struct opt record_opts_table[] = {
@@ -115,6 +116,10 @@ static const struct opt record_opts_table[] = {
 	{ "buffer-size", 'b', "SIZE", "relay buffer per CPU (default 2M)" },
 	{ "subbuf-size", OPT_SUBBUF, "SIZE", "relay sub-buffer size (default 256K)" },
 	{ "overwrite", OPT_OVERWRITE, NULL, "flight recorder: keep the newest when full" },
+	{ "clock", OPT_CLOCK, "CLOCK", "the records' time stamps: auto (default: the TSC\n"
+		"where constant and nonstop, else boot), boot\n"
+		"(CLOCK_BOOTTIME read at each record) or tsc (the\n"
+		"TSC, converted to CLOCK_BOOTTIME when read)" },
 	{ "reader-cpu", OPT_READER_CPU, "N", "pin the reader threads to CPU N" },
 	{ "prepare", OPT_PREPARE, "WHEN", "when to set up: @now, @HH:MM[:SS], +30s, /10s" },
 	{ "activate", OPT_ACTIVATE, "WHEN", "when to start recording (same forms)" },
@@ -327,6 +332,16 @@ static int take_opt(struct record_opts *o, int key, char *arg)
 	case OPT_OVERWRITE:
 		o->overwrite = 1;
 		return 0;
+	case OPT_CLOCK:
+		if (!strcmp(arg, "auto"))
+			o->clock = KTP_CLOCK_AUTO;
+		else if (!strcmp(arg, "boot"))
+			o->clock = KTP_CLOCK_BOOT;
+		else if (!strcmp(arg, "tsc"))
+			o->clock = KTP_CLOCK_TSC;
+		else
+			return bad_arg("--clock %s: want auto, boot or tsc", arg);
+		return 0;
 	case OPT_READER_CPU:
 		o->reader_cpu = strtol(arg, &end, 10);
 		if (*end || o->reader_cpu < 0)
@@ -490,6 +505,8 @@ static unsigned int effective_options(const struct record_opts *o, char **v)
 		n++;
 	if (o->overwrite && asprintf(&v[n], "overwrite=1") > 0)
 		n++;
+	if (o->clock && asprintf(&v[n], "clock=%s", o->clock == KTP_CLOCK_TSC ? "tsc" : "boot") > 0)
+		n++;
 	if (o->reader_cpu >= 0 && asprintf(&v[n], "reader_cpu=%d", o->reader_cpu) > 0)
 		n++;
 	if (o->schedstats && asprintf(&v[n], "schedstats=1") > 0)
@@ -585,6 +602,7 @@ static struct session_config session_of(const struct record_opts *o)
 		.n_subbufs = o->buffer_size / o->subbuf_size,
 		.cpus = o->cpus,
 		.overwrite = o->overwrite,
+		.clock = o->clock,
 		.samples = o->samples,
 		.counters = o->counters,
 		.sample_pids = o->pids,

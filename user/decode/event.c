@@ -42,6 +42,7 @@ static const unsigned int rec_sizes[KTP_REC_NR_TYPES] = {
 	[KTP_REC_CGROUP] = sizeof(struct ktp_cgroup),
 	[KTP_REC_PROBE] = sizeof(struct ktp_probe_hit),
 	[KTP_REC_MARK] = sizeof(struct ktp_mark),
+	[KTP_REC_CLOCK] = sizeof(struct ktp_clock),
 };
 
 unsigned int event_min_size(unsigned int type)

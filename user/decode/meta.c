@@ -132,6 +132,8 @@ static int parse_line(struct meta *m, const char *key, const char *v,
 		copy_str(m->stacks, sizeof(m->stacks), v);
 	} else if (!strcmp(key, "scx_hooks")) {
 		copy_str(m->scx_hooks, sizeof(m->scx_hooks), v);
+	} else if (!strcmp(key, "clock")) {
+		copy_str(m->clock, sizeof(m->clock), v);
 	}
 	return 0;
 }

@@ -24,6 +24,7 @@ struct meta {
 	char counters[256];	/* per-switch counters */
 	char stacks[64];	/* stacks at switches and wakings, "offcpu,waker" */
 	char scx_hooks[128];	/* sched_ext kprobes attached, "dsq_inc_nr,..." */
+	char clock[8];		/* the records' clock, "boot" or "tsc"; "" if not said */
 };
 
 /*

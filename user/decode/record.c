@@ -355,6 +355,13 @@ void record_fields(const struct event *ev, const struct record_sink *s,
 	}
 	case KTP_REC_TIME:
 		break;
+	case KTP_REC_CLOCK: {
+		REC(struct ktp_clock, r, ev);
+		s->u64(ctx, "cycles", r.cycles);
+		s->u64(ctx, "mult", r.mult);
+		s->u64(ctx, "shift", r.shift);
+		break;
+	}
 	case KTP_REC_CPU:
 		cpu_fields(ev, s, ctx);
 		break;

@@ -13,6 +13,13 @@ struct relay_decoder {
 	int eof;
 	int synced;		/* positioned after a valid sub-buffer header */
 	uint64_t ts;		/* time of the last record */
+	/*
+	 * With @mult set, deltas count cycles of the counter, which read
+	 * @anchor_cycles at boot time @anchor_ts (struct ktp_clock); @cycles
+	 * is the last record's reading. 0: deltas count ns.
+	 */
+	uint32_t mult, shift;
+	uint64_t anchor_ts, anchor_cycles, cycles;
 	uint64_t lost;		/* cumulative loss of the last header */
 	uint64_t subbuf_seq;
 	uint64_t event_seq;
@@ -172,6 +179,14 @@ static int valid_variable(const struct ktp_hdr *h, const uint8_t *p)
 	return 1;
 }
 
+static uint32_t clock_shift(const uint8_t *p)
+{
+	uint32_t shift;
+
+	memcpy(&shift, p + offsetof(struct ktp_clock, shift), sizeof(shift));
+	return shift;
+}
+
 /*
  * Is the record at @p acceptable? Known types must have their exact (or
  * minimum) size; sizes are multiples of 4 and at least a header. @p is
@@ -203,6 +218,9 @@ static int valid_record(const struct ktp_hdr *h, const uint8_t *p)
 		return h->size >= want && valid_variable(h, p);
 	case KTP_REC_SUBBUF:
 		return 0;	/* handled by the caller */
+	case KTP_REC_CLOCK:
+		/* A shift past 32 is no writer's: see ktp_clock_choose(). */
+		return h->size == want && (!p || clock_shift(p) <= 32);
 	}
 	return h->size == want;
 }
@@ -273,6 +291,7 @@ static int64_t take_subbuf(struct relay_decoder *d, const uint8_t *p)
 	d->have_header = 1;
 	d->subbuf_seq = sb.seq;
 	d->lost = sb.lost;
+	d->mult = 0;	/* ns until a CLOCK record */
 	if (sb.ts > d->ts)
 		d->ts = sb.ts;
 	d->stats.subbufs++;
@@ -396,6 +415,35 @@ static int subbuf_step(struct relay_decoder *d, struct event *ev, const struct k
 	return 1;
 }
 
+/* A CLOCK record: deltas count the counter's cycles from here (or ns). */
+static void take_clock(struct relay_decoder *d, const uint8_t *p)
+{
+	struct ktp_clock c;
+
+	memcpy(&c, p, sizeof(c));
+	d->mult = c.mult;
+	d->shift = c.shift;
+	d->anchor_ts = c.ts;
+	d->anchor_cycles = c.cycles;
+	d->cycles = c.cycles;
+	if (c.ts > d->ts)
+		d->ts = c.ts;
+}
+
+/* A record @delta cycles after the previous one: its boot time. */
+static void advance_cycles(struct relay_decoder *d, uint32_t delta)
+{
+	unsigned __int128 ns;
+	uint64_t t;
+
+	d->cycles += delta;
+	ns = (unsigned __int128)(d->cycles - d->anchor_cycles) * d->mult >> d->shift;
+	t = ns > UINT64_MAX - d->anchor_ts ? UINT64_MAX : d->anchor_ts + (uint64_t)ns;
+	/* Times never go back, whatever the rate's error at a new pair. */
+	if (t > d->ts)
+		d->ts = t;
+}
+
 /* Any other record: the clock moves, a CPU mark may report a loss. */
 static int record_step(struct relay_decoder *d, struct event *ev, const struct ktp_hdr *h,
 		       const uint8_t *p, size_t avail)
@@ -414,6 +462,10 @@ static int record_step(struct relay_decoder *d, struct event *ev, const struct k
 		memcpy(&t, p, sizeof(t));
 		if (t.ts > d->ts)
 			d->ts = t.ts;
+	} else if (h->type == KTP_REC_CLOCK) {
+		take_clock(d, p);
+	} else if (d->mult) {
+		advance_cycles(d, h->ts_delta);
 	} else {
 		d->ts += h->ts_delta;
 	}

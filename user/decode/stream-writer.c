@@ -58,6 +58,12 @@ int stream_writer_error(const struct stream_writer *w)
 	return w->err;
 }
 
+void stream_writer_use_cycles(struct stream_writer *w)
+{
+	w->cycles = 1;
+	w->anchored = 0;
+}
+
 int stream_writer_subbuf(struct stream_writer *w)
 {
 	struct ktp_subbuf sb = {
@@ -78,6 +84,64 @@ int stream_writer_subbuf(struct stream_writer *w)
 	w->seq++;
 	memcpy(p, &sb, sizeof(sb));
 	w->subbuf_used = sizeof(sb);
+	w->anchored = 0;
+	return 0;
+}
+
+/* The 2 GHz counter's reading at @ts: ns = cycles * 2^31 >> 32. */
+#define CYCLES_MULT (1u << 31)
+#define CYCLES_SHIFT 32
+
+/* Does a record at @ts need a CLOCK record first (cycles mode)? */
+static int needs_clock(const struct stream_writer *w, uint64_t ts)
+{
+	return !w->anchored || ts < w->ts ||
+	       ts - w->anchor > (uint64_t)KTP_CLOCK_SPAN_US * 1000;
+}
+
+/* A CLOCK record at @ts; the deltas that follow count cycles from it. */
+static int write_clock(struct stream_writer *w, uint64_t ts)
+{
+	struct ktp_clock c = {
+		.h = { .type = KTP_REC_CLOCK, .size = sizeof(c) },
+		.ts = ts,
+		.cycles = 2 * ts,
+		.mult = CYCLES_MULT,
+		.shift = CYCLES_SHIFT,
+	};
+	void *p = grow(w, sizeof(c));
+
+	if (!p)
+		return w->err;
+	memcpy(p, &c, sizeof(c));
+	w->anchor = ts;
+	w->anchored = 1;
+	w->ts = ts;
+	w->subbuf_used += sizeof(c);
+	w->records++;
+	return 0;
+}
+
+/* The time before the record at @ts, in ns or cycles: a TIME or CLOCK. */
+static int write_stamp(struct stream_writer *w, uint64_t ts)
+{
+	if (w->cycles)
+		return needs_clock(w, ts) ? write_clock(w, ts) : 0;
+	/* A delta too large, or a time going back: an absolute TIME record. */
+	if (ts - w->ts > UINT32_MAX) {
+		struct ktp_time t = {
+			.h = { .type = KTP_REC_TIME, .size = sizeof(t) },
+			.ts = ts,
+		};
+		void *p = grow(w, sizeof(t));
+
+		if (!p)
+			return w->err;
+		memcpy(p, &t, sizeof(t));
+		w->ts = ts;
+		w->subbuf_used += sizeof(t);
+		w->records++;
+	}
 	return 0;
 }
 
@@ -107,25 +171,12 @@ int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8
 		if (stream_writer_subbuf(w))
 			return w->err;
 	}
-	/* A delta too large, or a time going back: an absolute TIME record. */
-	if (ts - w->ts > UINT32_MAX) {
-		struct ktp_time t = {
-			.h = { .type = KTP_REC_TIME, .size = sizeof(t) },
-			.ts = ts,
-		};
-
-		p = grow(w, sizeof(t));
-		if (!p)
-			return w->err;
-		memcpy(p, &t, sizeof(t));
-		w->ts = ts;
-		w->subbuf_used += sizeof(t);
-		w->records++;
-	}
+	if (write_stamp(w, ts))
+		return w->err;
 	p = grow(w, size);
 	if (!p)
 		return w->err;
-	h.ts_delta = ts - w->ts;
+	h.ts_delta = w->cycles ? 2 * (ts - w->ts) : ts - w->ts;
 	memcpy(rec, &h, sizeof(h));
 	memcpy(p, rec, size);
 	w->ts = ts;

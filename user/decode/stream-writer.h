@@ -28,6 +28,14 @@ struct stream_writer {
 	uint64_t ts;		/* time of the last record */
 	uint64_t session_id;
 	uint64_t records;	/* records written, headers excluded */
+	/*
+	 * Stamps from a 2 GHz counter reading twice the ns (exactly
+	 * convertible), tied to time by CLOCK records as the module's are:
+	 * @anchor is the last one's time, if there is one in this sub-buffer.
+	 */
+	int cycles;
+	int anchored;
+	uint64_t anchor;
 	int err;		/* 0, or the first failure (-ENOMEM) */
 };
 
@@ -36,6 +44,13 @@ void stream_writer_init(struct stream_writer *w, uint16_t cpu, size_t subbuf_siz
 void stream_writer_fini(struct stream_writer *w);
 /* 0, or the first error of any call so far. */
 int stream_writer_error(const struct stream_writer *w);
+
+/*
+ * Stamp the records from here with a counter, as a module session with
+ * the TSC does (ABI 1.8): a CLOCK record after each sub-buffer header and
+ * a millisecond at most after the last one, deltas in cycles.
+ */
+void stream_writer_use_cycles(struct stream_writer *w);
 
 /* Start a sub-buffer at the current time (as the module does when full). */
 int stream_writer_subbuf(struct stream_writer *w);

@@ -22,7 +22,7 @@ const char *const mcp_events_types[] = {
 	"softirq_entry", "softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",
 	"sample", "map", "file", "throttle", "stack", "scx_task", "scx_dsq", "scx_op",
 	"scx_dump", "cpu_idle", "cpu_frequency", "sched_wakeup", "affinity", "cgroup", "probe",
-	"mark", "lost",
+	"mark", "clock", "lost",
 	"garbage",
 	NULL
 };

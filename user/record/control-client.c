@@ -213,6 +213,7 @@ int control_client_start(struct control_client *c, const struct session_config *
 	    (cfg->cpus && nla_put_string(msg, KTP_A_CPUS, cfg->cpus)) ||
 	    (cfg->overwrite >= 0 &&
 	     nla_put_u8(msg, KTP_A_OVERWRITE, cfg->overwrite)) ||
+	    (cfg->clock && nla_put_u32(msg, KTP_A_CLOCK, cfg->clock)) ||
 	    (cfg->samples && nla_put_string(msg, KTP_A_SAMPLES, cfg->samples)) ||
 	    (cfg->counters && nla_put_string(msg, KTP_A_COUNTERS, cfg->counters)) ||
 	    (cfg->nr_sample_pids &&
@@ -282,6 +283,9 @@ static int parse_meta(struct nlattr **a, void *arg)
 		m->subbuf_size = get_u32(a, KTP_A_SUBBUF_SIZE);
 		m->n_subbufs = get_u32(a, KTP_A_N_SUBBUFS);
 		m->overwrite = a[KTP_A_OVERWRITE] ? nla_get_u8(a[KTP_A_OVERWRITE]) : 0;
+		/* A module before ABI 1.8 stamps with boot time. */
+		snprintf(m->clock, sizeof(m->clock), "%s",
+			 get_u32(a, KTP_A_CLOCK) == KTP_CLOCK_TSC ? "tsc" : "boot");
 	}
 	return 0;
 }

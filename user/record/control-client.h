@@ -24,6 +24,7 @@ struct session_config {
 	uint32_t n_subbufs;
 	const char *cpus;	/* CPU list */
 	int overwrite;		/* -1 default, 0 drop new, 1 overwrite */
+	uint32_t clock;		/* enum ktp_clock_id; AUTO: the module's clock= */
 	const char *samples;	/* "cpu-clock@999hz,...", "none" */
 	const char *counters;	/* per-switch counters, "cpu-clock,..." */
 	const uint32_t *sample_pids;	/* keep samples of these processes */

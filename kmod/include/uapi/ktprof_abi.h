@@ -28,7 +28,7 @@
 
 #define KTP_VERSION_STRING "0.1"
 #define KTP_ABI_MAJOR 1
-#define KTP_ABI_MINOR 7
+#define KTP_ABI_MINOR 8
 
 /* "KTP1" as little-endian bytes, in every sub-buffer header. */
 #define KTP_SUBBUF_MAGIC 0x3150544bU
@@ -78,6 +78,7 @@ enum ktp_rec_type {
 	KTP_REC_CGROUP,		/* struct ktp_cgroup: a task's cgroup v2 (minor 5) */
 	KTP_REC_PROBE,		/* struct ktp_probe_hit: a --probe hit (minor 6) */
 	KTP_REC_MARK,		/* struct ktp_mark: a marker's text (minor 6) */
+	KTP_REC_CLOCK,		/* struct ktp_clock: the cycle counter's time (minor 8) */
 	KTP_REC_NR_TYPES
 };
 
@@ -89,7 +90,7 @@ enum ktp_rec_type {
 	"softirq_exit", "ipi_send", "wq_start", "wq_end", "selftest",	\
 	"sample", "map", "file", "throttle", "stack", "scx_task",	\
 	"scx_dsq", "scx_op", "scx_dump", "cpu_idle", "cpu_frequency",	\
-	"sched_wakeup", "affinity", "cgroup", "probe", "mark",		\
+	"sched_wakeup", "affinity", "cgroup", "probe", "mark", "clock",	\
 }
 
 /* Common header of every record. */
@@ -97,7 +98,7 @@ struct ktp_hdr {
 	__u8 type;		/* enum ktp_rec_type */
 	__u8 flags;		/* per-type flags */
 	__u16 size;		/* whole record in bytes, multiple of 4, >= 8 */
-	__u32 ts_delta;		/* ns after the previous record's time */
+	__u32 ts_delta;		/* ns (or cycles: struct ktp_clock) after the previous record */
 } __ktp_packed;
 
 /*
@@ -125,6 +126,33 @@ struct ktp_time {
 	struct ktp_hdr h;
 	__u64 ts;
 } __ktp_packed;
+
+/*
+ * The cycle counter's time (minor 8), in a session that stamps records
+ * with it (KTP_CLOCK_TSC): when the counter read @cycles, CLOCK_BOOTTIME
+ * was @ts. From this record to the next one or to the next sub-buffer
+ * header, ts_delta counts cycles, and a record whose counter reads c is at
+ * @ts + ((c - @cycles) * @mult >> @shift) ns. @mult 0: ts_delta counts ns
+ * again from @ts (the counter was found unstable). The writer takes one at
+ * least every KTP_CLOCK_SPAN_US of its own counter, so the rate's error
+ * stays small against the kernel's timekeeping.
+ */
+struct ktp_clock {
+	struct ktp_hdr h;
+	__u64 ts;
+	__u64 cycles;
+	__u32 mult;
+	__u32 shift;		/* at most 32 */
+} __ktp_packed;
+
+#define KTP_CLOCK_SPAN_US 1000
+
+/* The clock a session stamps its records with (KTP_A_CLOCK). */
+enum ktp_clock_id {
+	KTP_CLOCK_AUTO = 0,	/* the TSC where constant and nonstop, else boot */
+	KTP_CLOCK_BOOT = 1,	/* ktime_get_boot_fast_ns() for every record */
+	KTP_CLOCK_TSC = 2,	/* the TSC, tied to boot time by KTP_REC_CLOCK */
+};
 
 enum ktp_cpu_reason {
 	KTP_CPU_START = 1,	/* session started: @pid is running here */
@@ -752,6 +780,7 @@ enum ktp_genl_attr {
 	KTP_A_SAMPLE_CGROUP,	/* u64: keep samples of tasks in this cgroup v2 subtree (minor 5) */
 	KTP_A_PROBES,		/* binary: struct ktp_probe_spec[], a site each (minor 6) */
 	KTP_A_PROBE_STATS,	/* binary: u64[2] per probe id, hits and misses (reply, minor 6) */
+	KTP_A_CLOCK,		/* u32: enum ktp_clock_id asked; the reply's, BOOT or TSC (minor 8) */
 	__KTP_A_MAX
 };
 #define KTP_A_MAX (__KTP_A_MAX - 1)

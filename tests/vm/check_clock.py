@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""ktprof's times against ftrace's with each clock (vm/clock).
+
+usage: check_clock.py CAP-BOOT TRACE-BOOT CAP-TSC TRACE-TSC   (ktprof dump outputs)
+
+Each trace's sched_switch and sched_waking events are paired with their
+twins in ktprof's capture of the same run (check_tracedat.pair) and a
+gap is the trace's time less ktprof's. With boot time, on one vCPU under
+-icount, gaps are the instructions between the two tracers' readings:
+their median is the reference. With the TSC each gap must be within
+LIMIT ns of it (99.9% of them: a sub-buffer switch of either tracer
+between the two readings moves a few), none more than 10 us, and the
+capture must have CLOCK records, none more than a span apart while the
+CPU's records are.
+"""
+import re
+import sys
+
+import check_tracedat
+
+LIMIT = 1000
+CLOCK = re.compile(r'^\s*([\d.]+) \[(\d+)\] clock\s')
+RECORD = re.compile(r'^\s*([\d.]+) \[(\d+)\] ')
+
+
+def gaps(cap, trace):
+    paired = check_tracedat.pair(check_tracedat.events(cap)[0],
+                                 check_tracedat.events(trace)[0])
+    if paired is None:
+        sys.exit(1)
+    return sorted(e[2] - e[3] for evs in paired.values() for e in evs)
+
+
+def clocks(path):
+    """CLOCK records, and the largest time between a record and the last CLOCK."""
+    n, worst, last = 0, 0, {}
+    for line in open(path):
+        m = CLOCK.match(line)
+        if m:
+            n += 1
+            last[m.group(2)] = check_tracedat.ns(m.group(1))
+            continue
+        m = RECORD.match(line)
+        if m and m.group(2) in last:
+            worst = max(worst, check_tracedat.ns(m.group(1)) - last[m.group(2)])
+    return n, worst
+
+
+def main():
+    boot, tsc = gaps(sys.argv[1], sys.argv[2]), gaps(sys.argv[3], sys.argv[4])
+    ref = boot[len(boot) // 2]
+    ok = True
+    for name, g in (('boot', boot), ('tsc', tsc)):
+        off = sorted(abs(x - ref) for x in g)
+        p999 = off[min(len(off) - 1, len(off) * 999 // 1000)]
+        print('%s: %d events paired; gap min %d, median %d, max %d ns; '
+              'from boot\'s median: 99.9%% within %d ns, max %d ns' %
+              (name, len(g), g[0], g[len(g) // 2], g[-1], p999, off[-1]))
+        if len(g) < 1000:
+            print('%s: too few events paired (%d)' % (name, len(g)))
+            ok = False
+        if name == 'tsc' and (p999 > LIMIT or off[-1] > 10 * LIMIT):
+            print('tsc: gaps beyond %d ns of boot time\'s median' % LIMIT)
+            ok = False
+    n, worst = clocks(sys.argv[1])
+    if n:
+        print('boot: %d CLOCK records' % n)
+        ok = False
+    n, worst = clocks(sys.argv[3])
+    print('tsc: %d CLOCK records; a record at most %d ns after its CPU\'s last' % (n, worst))
+    # A writer takes a pair once its counter is a span (1 ms) past the last.
+    if not n or worst > 1001000:
+        ok = False
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == '__main__':
+    main()
