@@ -5,7 +5,7 @@
 
 #include "util/array.h"
 
-int array_reserve(void **v, uint32_t *cap, uint32_t i, size_t size, uint32_t first)
+int array_grow(void **v, uint32_t *cap, uint32_t i, size_t size, uint32_t first)
 {
 	uint64_t n = *cap ? *cap : first;
 	void *p;
