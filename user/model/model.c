@@ -627,10 +627,10 @@ static int deliver(struct model *m, const struct event *ev)
 {
 	const struct model_client *const *c;
 	int ret, in = !m->windowed || m->window_state == 1 || timeless(ev->type);
-	uint64_t bit = ev->type < 64 ? SCHED_TYPE(ev->type) : UINT64_MAX;
+	unsigned int t = ev->type < MODEL_OTHER_TYPES ? ev->type : MODEL_OTHER_TYPES;
 
-	for (c = m->hooked; c < m->hooked + m->nr_hooked; c++) {
-		if (!((*c)->types & bit) || (!in && ((*c)->flags & MODEL_WINDOWED)))
+	for (c = m->hooked[t]; c < m->hooked[t] + m->nr_hooked[t]; c++) {
+		if (!in && ((*c)->flags & MODEL_WINDOWED))
 			continue;
 		ret = (*c)->ops->event((*c)->ctx, ev);
 		if (ret)
@@ -741,15 +741,21 @@ static int finish(struct model *m)
 	return ret;
 }
 
-/* The clients with an event hook, so that an event costs a call to each, no more. */
+/*
+ * Per record type, the clients whose event hook takes it: an event costs a
+ * call to each of those, no more. The other types reach them all.
+ */
 static void take_hooked(struct model *m)
 {
-	unsigned int i;
+	unsigned int i, t;
 
-	m->nr_hooked = 0;
-	for (i = 0; i < m->nr_clients; i++)
-		if (m->clients[i].ops->event)
-			m->hooked[m->nr_hooked++] = &m->clients[i];
+	for (t = 0; t <= MODEL_OTHER_TYPES; t++) {
+		m->nr_hooked[t] = 0;
+		for (i = 0; i < m->nr_clients; i++)
+			if (m->clients[i].ops->event &&
+			    (t == MODEL_OTHER_TYPES || (m->clients[i].types & SCHED_TYPE(t))))
+				m->hooked[t][m->nr_hooked[t]++] = &m->clients[i];
+	}
 	m->windowed = windowed(m);
 }
 

@@ -78,6 +78,7 @@ struct model_client {
 };
 
 #define MODEL_MAX_CLIENTS 32
+#define MODEL_OTHER_TYPES 64	/* types with no bit in sched_ops.event_types */
 
 struct model {
 	struct model_config cfg;
@@ -114,8 +115,12 @@ struct model {
 	struct merge *mg;			/* the pass's, from model_start() */
 	struct model_client clients[MODEL_MAX_CLIENTS];
 	unsigned int nr_clients;
-	const struct model_client *hooked[MODEL_MAX_CLIENTS];	/* with ops->event */
-	unsigned int nr_hooked;
+	/*
+	 * Per record type, the clients whose event hook takes it, in the
+	 * order added; the last list for EVENT_LOST and the like.
+	 */
+	const struct model_client *hooked[MODEL_OTHER_TYPES + 1][MODEL_MAX_CLIENTS];
+	unsigned int nr_hooked[MODEL_OTHER_TYPES + 1];
 	int windowed;				/* --from or --to */
 
 	/* After model_run(). */
