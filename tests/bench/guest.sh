@@ -37,9 +37,14 @@
 #             probe with perf record, and ktprof record --probe on the
 #             same functions, interleaved rounds (tests/workloads/probe-hits)
 #
-# usage: guest.sh overhead|flood|ceiling|scx|groups|probes OUTDIR
+#   ablation  (1 vCPU) the module with one piece of its write path taken
+#             out at a time (tests/bench/ablate.py, built in ABLATE_DIR)
+#             against the unchanged one and against boot-time stamps:
+#             selftest records and yield's switches, interleaved rounds
+#
+# usage: guest.sh overhead|flood|ceiling|scx|groups|probes|ablation OUTDIR
 #        (environment: ROUNDS, HANDOFFS, FLOOD_LOOPS, SELFTEST_N, LTTNG_KO,
-#        CEILING_START, CEILING_SECS, CEILING_STEPS, PROBE_OPS;
+#        CEILING_START, CEILING_SECS, CEILING_STEPS, PROBE_OPS, ABLATE_DIR;
 #        BENCH_TRACERS, PROBE_TRACERS: some of the overhead rounds' or
 #        the probes rounds' tracers)
 . "$(dirname "$0")/../vm/lib.sh"
@@ -637,8 +642,37 @@ probes() {
 CEILING_START=${CEILING_START:-25000}
 CEILING_SECS=${CEILING_SECS:-1}
 CEILING_STEPS=${CEILING_STEPS:-2}
+# Where the write path's instructions go: each copy of the module with one
+# piece taken out (tests/bench/ablate.py, built in ABLATE_DIR) against the
+# unchanged one, interleaved rounds in this boot: "ablation VARIANT yield
+# NS EVENTS BYTES" (a switch per op) and "ablation VARIANT selftest N NS
+# NS0"; VARIANT none is the workload untraced, boot-clock the unchanged
+# module with clock=boot.
+ablation() {
+	local ko v round
+	[ -d "${ABLATE_DIR:-}" ] || fail "ABLATE_DIR is not a directory: '${ABLATE_DIR:-}'"
+	echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+	WL=("$WORKLOADS/handoff" -m yield -n "$HANDOFFS")
+	run_workload >/dev/null
+	for round in $(seq "$ROUNDS"); do
+		echo "ablation none yield $(run_none)"
+		for ko in "$ABLATE_DIR"/*/kmod/ktprof.ko; do
+			v=$(basename "$(dirname "$(dirname "$ko")")")
+			KTPROF_KO=$ko load_module events=sched samples=none n_subbufs=64
+			echo "ablation $v yield $(run_ktprof)"
+			echo "ablation $v selftest $SELFTEST_N $(selftest_ns "$SELFTEST_N") $(selftest_ns 0)"
+			if [ "$v" = unchanged ]; then
+				echo boot >"$CLOCK_PARAM"
+				echo "ablation boot-clock yield $(run_ktprof)"
+				echo "ablation boot-clock selftest $SELFTEST_N $(selftest_ns "$SELFTEST_N") $(selftest_ns 0)"
+			fi
+			unload_module
+		done
+	done
+}
+
 case "$mode" in
-overhead|flood|ceiling|scx|groups|probes) "$mode" ;;
-*) fail "usage: guest.sh overhead|flood|ceiling|scx|groups|probes OUTDIR" ;;
+overhead|flood|ceiling|scx|groups|probes|ablation) "$mode" ;;
+*) fail "usage: guest.sh overhead|flood|ceiling|scx|groups|probes|ablation OUTDIR" ;;
 esac
 echo "done"

@@ -238,6 +238,24 @@ else
 	echo "(no LTTng rows on 6.1: lttng-modules does not build for it, above)"
 fi
 
+echo "== where the write path's instructions go (VM: Debian 6.12 and 6.1, 1 vCPU, -icount):" \
+	"the module with one piece taken out at a time (tests/bench/ablate.py; tables with the summary below)"
+ablation_group() {	# KERNEL
+	local dir v release kdir
+	read -r _ release kdir < <("$top/scripts/kernels.sh" "$1")
+	dir=$top/build/ablate/$release
+	python3 "$top/tests/bench/ablate.py" "$top/kmod" "$dir" >/dev/null
+	for v in "$dir"/*/; do
+		ln -sfn "$top/Kbuild" "$v/Kbuild"
+		make -s -C "$kdir" M="$v" modules
+	done
+	guest "ablation-$1" "$1" 1 ablation ABLATE_DIR="$dir"
+}
+for k in 6.12 6.1; do
+	ablation_group "$k"
+	inputs+=("$k=$out/ablation-$k.txt")
+done
+
 echo "== event groups off by default (VM: Debian 6.12, 1 vCPU, -icount): wakeup, power"
 # What each adds to the sched events: per op and per record of the group,
 # medians of the rounds (tests/bench/guest.sh groups).

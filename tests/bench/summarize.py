@@ -12,6 +12,8 @@ Raw lines (tests/bench/guest.sh):
           REC_S USER_S SYS_S RSS_KB           one rate of the ceiling sweep
   probes KIND TRACER OPS NS_PER_OP HITS BYTES one round of a dynamic probe
   probes-site TRACER LINE                     where its kprobe sat (kprobes/list)
+  ablation VARIANT yield NS_PER_OP EVENTS BYTES  the module without a piece
+  ablation VARIANT selftest N NS_FOR_N NS_FOR_0  (tests/bench/ablate.py)
 
 Medians over rounds; cost per event = (median - baseline median) / events
 per op (MEASURING.md); ratios against ftrace's cost in the same file. The
@@ -61,13 +63,20 @@ WORKLOADS = [
 def parse(path):
     rounds, selftest, flood, ceiling = {}, {"tsc": [], "boot": []}, [], []
     top = []
+    ablation = {}
     probes = {"rounds": {}, "sites": {}}
     with open(path) as f:
         for line in f:
             w = line.split()
             if not w:
                 continue
-            if w[0] in ("selftest", "selftest_boot") and len(w) == 4:
+            if w[0] == "ablation" and len(w) in (6, 7):
+                a = ablation.setdefault(w[1], {"yield": [], "selftest": []})
+                if w[2] == "yield" and len(w) == 6:
+                    a["yield"].append((float(w[3]), int(w[4])))
+                elif w[2] == "selftest" and len(w) == 6:
+                    a["selftest"].append((float(w[4]) - float(w[5])) / int(w[3]))
+            elif w[0] in ("selftest", "selftest_boot") and len(w) == 4:
                 n = int(w[1])
                 clock = "boot" if w[0] == "selftest_boot" else "tsc"
                 selftest[clock].append((float(w[2]) - float(w[3])) / n)
@@ -93,7 +102,49 @@ def parse(path):
             elif len(w) == 5 and w[0] in dict(WORKLOADS):
                 r = rounds.setdefault(w[0], {}).setdefault(w[1], [])
                 r.append((float(w[2]), int(w[3]), int(w[4])))
-    return rounds, selftest, flood, ceiling, probes, top
+    return rounds, selftest, flood, ceiling, probes, top, ablation
+
+
+ABLATION = [
+    ("unchanged", "the module as it is (TSC stamps)"),
+    ("boot-clock", "boot-time stamps (clock=boot)"),
+    ("no-clock", "no time read"),
+    ("no-irq-off", "IRQs left on from reserve to commit"),
+    ("no-guard", "no NMI and nesting checks"),
+    ("no-counts", "no per-record counts at commit"),
+]
+
+
+def print_ablation(label, ablation, ops):
+    """Instructions per selftest record and per switch of each variant,
+    and the difference to the unchanged module: what the piece costs."""
+    if "unchanged" not in ablation or not ablation.get("none", {}).get("yield"):
+        return None
+    base = statistics.median(r[0] for r in ablation["none"]["yield"])
+    # The same workload's switches: the unchanged module's count (a copy
+    # without the counts counts none).
+    e = statistics.median(r[1] for r in ablation["unchanged"]["yield"]) / ops
+    out = {}
+    for key, _ in ABLATION:
+        a = ablation.get(key)
+        if not a or not a["yield"] or not a["selftest"] or not e:
+            continue
+        out[key] = {"selftest": statistics.median(a["selftest"]),
+                    "sched_switch": (statistics.median(r[0] for r in a["yield"]) - base) / e,
+                    "rounds": len(a["selftest"])}
+    u = out["unchanged"]
+    print(f"\n[{label}] where the write path's instructions go: the module with one piece "
+          f"taken out (tests/bench/ablate.py), medians of {u['rounds']} interleaved rounds "
+          "in one boot (ns = instructions)")
+    print(f"{'':<40} {'selftest':>9} {'switch':>8}   the piece")
+    for key, title in ABLATION:
+        if key not in out:
+            continue
+        o = out[key]
+        piece = "" if key == "unchanged" else \
+            f"{u['selftest'] - o['selftest']:+.0f} / {u['sched_switch'] - o['sched_switch']:+.0f}"
+        print(f"{title:<40} {o['selftest']:>9.0f} {o['sched_switch']:>8.0f}   {piece}")
+    return out
 
 
 def overhead(rounds, ops):
@@ -384,7 +435,7 @@ def main():
         label, _, path = spec.partition("=")
         if not path or not os.path.exists(path):
             sys.exit(f"summarize: no file for '{spec}'")
-        rounds, selftest, flood, ceiling, probes, top = parse(path)
+        rounds, selftest, flood, ceiling, probes, top, ablation = parse(path)
         run = doc["runs"].setdefault(label, {})
         for wl, title in WORKLOADS:
             o = overhead(rounds.get(wl, {}), 2 * a.handoffs)
@@ -420,6 +471,10 @@ def main():
                       "ns = instructions): "
                       + ", ".join(f"{k} {v:.0f}" for k, v in per_type.items())
                       + " (sched_waking: twice futex's cost per event less yield's)")
+        if ablation:
+            ab = print_ablation(label, ablation, 2 * a.handoffs)
+            if ab:
+                run["ablation"] = ab
         if probes["rounds"]:
             run["probes"] = print_probes(label, probes)
         if flood:
