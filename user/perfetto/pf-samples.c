@@ -305,9 +305,13 @@ static void pending_reset(struct pending *p)
 	p->nowned = 0;
 }
 
-static int samples_event(void *view, const struct event *ev)
+/*
+ * Sample @ev (its record @r) as a packet, with the names, frames and stacks
+ * it interned; apart from samples_event() so that the other events skip
+ * this set-up of protobuf-c messages.
+ */
+static int write_sample(struct pf_samples *s, const struct event *ev, const struct ktp_sample *r)
 {
-	struct pf_samples *s = view;
 	struct pending *p = &s->pend;
 	Perfetto__Protos__TracePacket pkt = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__PerfSample ps = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
@@ -318,23 +322,17 @@ static int samples_event(void *view, const struct event *ev)
 	Perfetto__Protos__Callstack *stackp[1];
 	const uint8_t *ips = (const uint8_t *)ev->rec + sizeof(struct ktp_sample);
 	uint64_t frames[MAX_FRAMES], ip, callstack = 0;
-	struct ktp_sample r;
 	uint32_t n = 0, i;
 	int ret = 0;
 
-	if (ev->type != KTP_REC_SAMPLE)
-		return 0;
-	memcpy(&r, ev->rec, sizeof(r));
-	if (!convert_selected(s->c, r.tid) || !model_in_window(s->c->model, r.ts))
-		return 0;
 	/* Root first: the user stack's outermost frame down to the kernel leaf. */
-	for (i = r.nr_user; !ret && i-- > 0;) {
-		memcpy(&ip, ips + 8 * (r.nr_kernel + i), 8);
-		ret = frame_iid(s, r.pid, ip, 0, &frames[n++]);
+	for (i = r->nr_user; !ret && i-- > 0;) {
+		memcpy(&ip, ips + 8 * (r->nr_kernel + i), 8);
+		ret = frame_iid(s, r->pid, ip, 0, &frames[n++]);
 	}
-	for (i = r.nr_kernel; !ret && i-- > 0;) {
+	for (i = r->nr_kernel; !ret && i-- > 0;) {
 		memcpy(&ip, ips + 8 * i, 8);
-		ret = frame_iid(s, r.pid, ip, 1, &frames[n++]);
+		ret = frame_iid(s, r->pid, ip, 1, &frames[n++]);
 	}
 	if (!ret && n)
 		ret = stack_iid(s, frames, n, &callstack);
@@ -365,7 +363,7 @@ static int samples_event(void *view, const struct event *ev)
 	id.callstacks = stackp;
 
 	pkt.has_timestamp = 1;
-	pkt.timestamp = r.ts;
+	pkt.timestamp = r->ts;
 	pkt.has_trusted_packet_sequence_id = pkt.has_sequence_flags = 1;
 	pkt.trusted_packet_sequence_id = PF_SEQ_SAMPLES;
 	pkt.sequence_flags = PF_SEQ_NEEDS_INCREMENTAL_STATE |
@@ -375,8 +373,8 @@ static int samples_event(void *view, const struct event *ev)
 		pkt.interned_data = &id;
 	ps.has_cpu = ps.has_pid = ps.has_tid = ps.has_cpu_mode = 1;
 	ps.cpu = ev->cpu;
-	ps.pid = r.pid;
-	ps.tid = r.tid;
+	ps.pid = r->pid;
+	ps.tid = r->tid;
 	ps.cpu_mode = ev->flags & KTP_SAMPLE_USER ? 2 : 1;
 	if (callstack) {
 		ps.has_callstack_iid = 1;
@@ -388,6 +386,19 @@ static int samples_event(void *view, const struct event *ev)
 out:
 	pending_reset(p);
 	return ret;
+}
+
+static int samples_event(void *view, const struct event *ev)
+{
+	struct pf_samples *s = view;
+	struct ktp_sample r;
+
+	if (ev->type != KTP_REC_SAMPLE)
+		return 0;
+	memcpy(&r, ev->rec, sizeof(r));
+	if (!convert_selected(s->c, r.tid) || !model_in_window(s->c->model, r.ts))
+		return 0;
+	return write_sample(s, ev, &r);
 }
 
 static int samples_finish(void *view)
