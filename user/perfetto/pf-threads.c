@@ -217,9 +217,8 @@ static uint32_t thread_process(struct pf_threads *t, uint32_t tid, struct thr *t
 	return leader ? leader->gen : 0;
 }
 
-/* Describe @tid's track (and its process's) before its first event. */
-static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
-			   int again)
+/* The descriptors of @tid's track and its process's (if not written yet). */
+static int thread_track_emit(struct pf_threads *t, uint32_t tid, struct thr *th)
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
@@ -228,9 +227,6 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 	char buf[32];
 	int ret;
 
-	/* Before any lookup: this is asked at every event of the thread. */
-	if (th->described && !again)
-		return 0;
 	pgen = thread_process(t, tid, th, &tgid);
 	described = u64_map_get(&t->processes, tgid);
 	if (!described || (uintptr_t)described != pgen + 1u) {
@@ -258,6 +254,19 @@ static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
 	d.thread = &td;
 	th->described = 1;
 	return emit_descriptor(t, &d);
+}
+
+/*
+ * Describe @tid's track (and its process's) before its first event. Asked
+ * at every event of the thread: the answer, most often "done", comes
+ * before any lookup or set-up of messages.
+ */
+static int describe_thread(struct pf_threads *t, uint32_t tid, struct thr *th,
+			   int again)
+{
+	if (th->described && !again)
+		return 0;
+	return thread_track_emit(t, tid, th);
 }
 
 /*
@@ -312,16 +321,13 @@ static int describe_pair(struct pf_threads *t, uint32_t tid, struct thr *th, uns
 	return emit_descriptor(t, &d);
 }
 
-static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int kind)
+/* The descriptor of CPU @cpu's track of @kind. */
+static int cpu_track_emit(struct pf_threads *t, uint32_t cpu, unsigned int kind)
 {
 	Perfetto__Protos__TrackDescriptor d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 	Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-	struct cpu_state *cs = &t->cpus[cpu];
 	char name[64];
 
-	if (cs->described & (1u << kind))
-		return 0;
-	cs->described |= 1u << kind;
 	snprintf(name, sizeof(name), "CPU %u %s", cpu, cpu_track_names[kind]);
 	d.has_uuid = 1;
 	d.uuid = cpu_uuid(cpu, kind);
@@ -332,6 +338,17 @@ static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int k
 		d.counter = &cd;
 	}
 	return emit_descriptor(t, &d);
+}
+
+/* CPU @cpu's track of @kind, described before its first event (asked at each). */
+static int describe_cpu_track(struct pf_threads *t, uint32_t cpu, unsigned int kind)
+{
+	struct cpu_state *cs = &t->cpus[cpu];
+
+	if (cs->described & (1u << kind))
+		return 0;
+	cs->described |= 1u << kind;
+	return cpu_track_emit(t, cpu, kind);
 }
 
 static int track_event_emit(struct pf_threads *t, struct track_event *e)
