@@ -118,7 +118,9 @@ int ktp_clock_choose(u32 want, char *err, size_t errlen)
 	s->clock = KTP_CLOCK_TSC;
 	s->clock_mult = div64_u64((u64)NSEC_PER_MSEC << shift, khz);
 	s->clock_shift = shift;
-	s->clock_span = div_u64(khz * KTP_CLOCK_SPAN_US, USEC_PER_MSEC);
+	/* Every delta within a short record's 24 bits (a 16 GHz TSC's ms). */
+	s->clock_span = min_t(u64, div_u64(khz * KTP_CLOCK_SPAN_US,
+					   USEC_PER_MSEC), KTP_DELTA_MAX);
 	return 0;
 }
 

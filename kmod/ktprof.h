@@ -181,6 +181,13 @@ struct ktp_wr {
  */
 void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size);
+/*
+ * The same for a short record of short type @stype (its 4-byte header
+ * filled in), counted as a record of @type. Never nested nor staged: a
+ * short record reserved inside the write path or in NMI is dropped.
+ */
+void *ktp_reserve_short(struct ktp_wr *w, unsigned int stype,
+			unsigned int type, unsigned int size);
 void ktp_commit(struct ktp_wr *w);
 
 /* clock.c */

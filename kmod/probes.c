@@ -18,7 +18,9 @@
 #include <linux/binfmts.h>
 #include <linux/cgroup.h>
 #include <linux/interrupt.h>
+#include <linux/log2.h>
 #include <linux/string.h>
+#include <linux/threads.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
@@ -37,15 +39,25 @@
 #include <asm/trace/irq_vectors.h>
 #endif
 
-/* The task-report form of prev_state, as the kernel's sched_switch event. */
+/*
+ * The index of prev_state's task-report form, as the kernel's sched_switch
+ * event has it: 0 running, i for 1 << (i - 1), TASK_REPORT_MAX's when
+ * preempted.
+ */
+static unsigned int ktp_report_index(bool preempt, unsigned int prev_state,
+				     struct task_struct *prev)
+{
+	if (preempt)
+		return ilog2(TASK_REPORT_MAX) + 1;
+	return __task_state_index(prev_state, prev->exit_state);
+}
+
+/* The task-report form of prev_state (KTP_STATE_*). */
 static u16 ktp_report_state(bool preempt, unsigned int prev_state,
 			    struct task_struct *prev)
 {
-	unsigned int idx;
+	unsigned int idx = ktp_report_index(preempt, prev_state, prev);
 
-	if (preempt)
-		return TASK_REPORT_MAX;
-	idx = __task_state_index(prev_state, prev->exit_state);
 	return idx ? 1 << (idx - 1) : 0;
 }
 
@@ -117,20 +129,46 @@ static noinline void ktp_write_switch_tail(bool preempt,
 	ktp_scx_switch(prev, next);
 }
 
+/*
+ * A switch without counters or stack: a short record, 12 bytes against
+ * struct ktp_switch's 20. Every pid fits its 22 bits (pids are below
+ * PID_MAX_LIMIT).
+ */
+static __always_inline void ktp_write_switch_short(bool preempt,
+						   struct task_struct *prev,
+						   struct task_struct *next,
+						   unsigned int prev_state)
+{
+	struct ktp_switch_short *r;
+	struct ktp_wr w;
+
+	BUILD_BUG_ON(PID_MAX_LIMIT > 1 << KTP_SSW_PID_BITS);
+	BUILD_BUG_ON(ilog2(TASK_REPORT_MAX) + 1 > KTP_SSW_STATE_MAX);
+	r = ktp_reserve_short(&w, KTP_SREC_SWITCH, KTP_REC_SWITCH, sizeof(*r));
+	if (!r)
+		return;
+	r->bits = (u64)prev->pid |
+		  (u64)next->pid << KTP_SSW_NEXT_PID_SHIFT |
+		  (u64)ktp_prio(prev->prio) << KTP_SSW_PREV_PRIO_SHIFT |
+		  (u64)ktp_prio(next->prio) << KTP_SSW_NEXT_PRIO_SHIFT |
+		  (u64)ktp_report_index(preempt, prev_state, prev) <<
+			KTP_SSW_STATE_SHIFT;
+	ktp_commit(&w);
+	ktp_scx_switch(prev, next);
+}
+
 static void ktp_probe_switch(void *data, bool preempt,
 			     struct task_struct *prev, struct task_struct *next,
 			     unsigned int prev_state)
 {
-	struct ktp_switch *r;
-	struct ktp_wr w;
 	bool offcpu;
 
 	ktp_task_seen(prev);
 	ktp_task_seen(next);
 	/*
 	 * Counters and a stack are the exception: without them the record
-	 * has a fixed size, and no counts array or copy (40 of 340
-	 * instructions). A task that stays runnable takes no stack, so
+	 * is a short one of fixed size, and no counts array or copy (40 of
+	 * 340 instructions). A task that stays runnable takes no stack, so
 	 * with -S offcpu its switch keeps this path (it cost 101
 	 * instructions more through the tail).
 	 */
@@ -139,12 +177,7 @@ static void ktp_probe_switch(void *data, bool preempt,
 		ktp_write_switch_tail(preempt, prev, next, prev_state, offcpu);
 		return;
 	}
-	r = ktp_reserve(&w, KTP_REC_SWITCH, 0, sizeof(*r));
-	if (!r)
-		return;
-	ktp_fill_switch(r, preempt, prev, next, prev_state);
-	ktp_commit(&w);
-	ktp_scx_switch(prev, next);
+	ktp_write_switch_short(preempt, prev, next, prev_state);
 }
 
 /*

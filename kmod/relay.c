@@ -142,7 +142,7 @@ static void *ktp_relay_reserve(struct ktp_cpu *kc, struct rchan *chan,
 /*
  * The time of a record about to be reserved, in the session's stamps, and
  * the bytes it needs before it: a TIME record when a boot-time delta would
- * not fit in 32 bits, a CLOCK record when the TSC has gone a span past
+ * not fit in 24 bits (a short record's), a CLOCK record when the TSC has gone a span past
  * this CPU's last one (or back before it: a counter reset).
  */
 static __always_inline u64 ktp_stamp(struct ktp_cpu *kc, unsigned int *extra)
@@ -159,7 +159,7 @@ static __always_inline u64 ktp_stamp(struct ktp_cpu *kc, unsigned int *extra)
 	}
 	/* The fast clock may step back a little; times never go back here. */
 	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
-	if (unlikely(ts - kc->last_ts > U32_MAX))
+	if (unlikely(ts - kc->last_ts > KTP_DELTA_MAX))
 		*extra = sizeof(struct ktp_time);
 	return ts;
 }
@@ -197,8 +197,70 @@ static void *ktp_write_stamp(struct ktp_cpu *kc, void *p, unsigned int extra,
 
 static void ktp_write_nested(struct ktp_cpu *kc);
 
-void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
-		  unsigned int size)
+/*
+ * In NMI: relay is not NMI-safe. Tracepoints reach here from NMI when an
+ * NMI handler queues an irq_work (ipi_send_cpu, v6.3+), ours included: the
+ * record goes to the staging ring, or is counted with NMI-safe ops and
+ * folded into the loss later. IRQs are off; NULL to drop.
+ */
+static void *ktp_reserve_nmi(struct ktp_wr *w, struct ktp_cpu *kc,
+			     unsigned int type, unsigned int flags,
+			     unsigned int size)
+{
+	struct ktp_hdr *h;
+
+	/* This CPU is writing its final mark: its recording has ended. */
+	if (kc->closing)
+		return NULL;
+	if (kc->nmi_busy || size > sizeof(kc->nmi_rec)) {
+		this_cpu_inc(ktp_cpus.nmi_dropped[min(type, KTP_REC_NR_TYPES - 1U)]);
+		return NULL;
+	}
+	kc->nmi_busy = true;
+	h = (struct ktp_hdr *)kc->nmi_rec;
+	*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
+	w->kc = kc;
+	w->type = type;
+	w->size = size;
+	w->nested = false;
+	w->nmi = true;
+	return h;
+}
+
+/* A tracepoint inside our own write path: set its record aside. */
+static void *ktp_reserve_nested(struct ktp_wr *w, struct ktp_cpu *kc,
+				unsigned int type, unsigned int flags,
+				unsigned int size)
+{
+	struct ktp_hdr *h;
+
+	if (kc->closing)
+		return NULL;	/* our own reader wakeup, at the end */
+	if (kc->nest_len + size > sizeof(kc->nest_buf)) {
+		kc->stats[KTP_STAT_NESTED]++;
+		ktp_count_drop(kc, type);
+		return NULL;
+	}
+	h = (struct ktp_hdr *)(kc->nest_buf + kc->nest_len);
+	*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
+	w->kc = kc;
+	w->type = type;
+	w->size = size;
+	w->nested = true;
+	w->nmi = false;
+	return h;
+}
+
+/*
+ * The write path: a record of @size bytes, with the header of a record of
+ * @type, or with a short record's header of short type @stype (when
+ * nonzero; @type then names it in the counts). Short records are not set
+ * aside nor staged (their writers never nest in our write path nor run in
+ * NMI): there they are dropped.
+ */
+static __always_inline void *__ktp_reserve(struct ktp_wr *w, unsigned int type,
+					   unsigned int flags, unsigned int size,
+					   unsigned int stype)
 {
 	struct rchan *chan = ktp_session.chan;
 	struct ktp_cpu *kc;
@@ -212,46 +274,20 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 	if (unlikely(!kc->active))
 		goto out;
 	if (unlikely(in_nmi())) {
-		/* This CPU is writing its final mark: its recording has ended. */
-		if (kc->closing)
+		p = stype ? NULL : ktp_reserve_nmi(w, kc, type, flags, size);
+		if (!p)
 			goto out;
-		/*
-		 * relay is not NMI-safe. Tracepoints reach here from NMI when
-		 * an NMI handler queues an irq_work (ipi_send_cpu, v6.3+), ours
-		 * included: the record goes to the staging ring, or is counted
-		 * with NMI-safe ops and folded into the loss later.
-		 */
-		if (kc->nmi_busy || size > sizeof(kc->nmi_rec)) {
-			this_cpu_inc(ktp_cpus.nmi_dropped[min(type, KTP_REC_NR_TYPES - 1U)]);
-			goto out;
-		}
-		kc->nmi_busy = true;
-		h = (struct ktp_hdr *)kc->nmi_rec;
-		*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
-		w->kc = kc;
-		w->type = type;
-		w->size = size;
-		w->nested = false;
-		w->nmi = true;
-		return h;
+		return p;
 	}
 	if (unlikely(kc->in_write)) {
-		/* A tracepoint inside our own write path: set it aside. */
-		if (kc->closing)
-			goto out;	/* our own reader wakeup, at the end */
-		if (kc->nest_len + size > sizeof(kc->nest_buf)) {
-			kc->stats[KTP_STAT_NESTED]++;
+		p = NULL;
+		if (!stype)
+			p = ktp_reserve_nested(w, kc, type, flags, size);
+		else if (!kc->closing)
 			ktp_count_drop(kc, type);
+		if (!p)
 			goto out;
-		}
-		h = (struct ktp_hdr *)(kc->nest_buf + kc->nest_len);
-		*h = (struct ktp_hdr){ .type = type, .flags = flags, .size = size };
-		w->kc = kc;
-		w->type = type;
-		w->size = size;
-		w->nested = true;
-		w->nmi = false;
-		return h;
+		return p;
 	}
 	kc->in_write = true;
 	w->nested = false;
@@ -273,11 +309,15 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		p = ktp_write_stamp(kc, p, extra, &ts);
 	/* A new sub-buffer's CLOCK record read the counter after us. */
 	ts = max(ts, kc->last_ts);
-	h = p;
-	h->type = type;
-	h->flags = flags;
-	h->size = size;
-	h->ts_delta = ts - kc->last_ts;
+	if (stype) {
+		*(u32 *)p = stype | (u32)(ts - kc->last_ts) << 8;
+	} else {
+		h = p;
+		h->type = type;
+		h->flags = flags;
+		h->size = size;
+		h->ts_delta = ts - kc->last_ts;
+	}
 	kc->last_ts = ts;
 	w->kc = kc;
 	w->type = type;
@@ -286,6 +326,18 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 out:
 	local_irq_restore(w->irqflags);
 	return NULL;
+}
+
+void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
+		  unsigned int size)
+{
+	return __ktp_reserve(w, type, flags, size, 0);
+}
+
+void *ktp_reserve_short(struct ktp_wr *w, unsigned int stype,
+			unsigned int type, unsigned int size)
+{
+	return __ktp_reserve(w, type, 0, size, stype);
 }
 
 /*

@@ -318,8 +318,28 @@ static const uint8_t rec_throttle[] = {
 	0x00, 0x00, 0x00,                               /* 9 pad */
 };
 
+static const uint8_t rec_clock[] = {
+	0x25,                                           /* 0 type: 37 CLOCK */
+	0x00,                                           /* 1 flags: 0 */
+	0x20, 0x00,                                     /* 2 size: 32 */
+	0x00, 0x00, 0x00, 0x00,                         /* 4 ts_delta: (its own ts) */
+	0xf4, 0xcb, 0x9a, 0x3b, 0x00, 0x00, 0x00, 0x00, /* 8 ts: 1000000500 ns */
+	0xe8, 0x97, 0x35, 0x77, 0x00, 0x00, 0x00, 0x00, /* 16 cycles: 2000001000 */
+	0x00, 0x00, 0x00, 0x80,                         /* 24 mult: 2^31 */
+	0x20, 0x00, 0x00, 0x00,                         /* 28 shift: 32 (2 GHz) */
+};
+
+/* A short switch 3000 cycles (1500 ns) after rec_clock. */
+static const uint8_t rec_switch_short[] = {
+	0x80,                                           /* 0 type: 0x80 short SWITCH */
+	0xb8, 0x0b, 0x00,                               /* 1 ts_delta: 3000 */
+	/* 4 bits: prev_pid 42 | next_pid 43 << 22 | prev_prio 120 << 44 |
+	 * next_prio 100 << 52 | state 2 (D) << 60 */
+	0x2a, 0x00, 0xc0, 0x0a, 0x00, 0x80, 0x47, 0x26,
+};
+
 static const uint8_t rec_unknown[] = {
-	0xc8,                                           /* 0 type: 200 (a newer minor ABI's) */
+	0x64,                                           /* 0 type: 100 (a newer minor ABI's) */
 	0x5a,                                           /* 1 flags: 0x5a */
 	0x0c, 0x00,                                     /* 2 size: 12 */
 	0x16, 0x00, 0x00, 0x00,                         /* 4 ts_delta: 22 ns */
@@ -589,8 +609,26 @@ static const struct record_case {
 	  "dev=2049 ino=4242 build_id=deadbeef path=/usr/bin/app" },
 	{ "throttle", PIECE(rec_throttle), 24, 0, T0 + 21, "source=2" },
 	/* Not known to this decoder: passed on whole, by its size. */
-	{ "unknown type", PIECE(rec_unknown), 200, 0x5a, T0 + 22, "size=12" },
+	{ "clock", PIECE(rec_clock), 37, 0, T0 + 500, "cycles=2000001000 mult=2147483648 shift=32" },
+	{ "unknown type", PIECE(rec_unknown), 100, 0x5a, T0 + 22, "size=12" },
 };
+
+/*
+ * A short switch after a CLOCK record: the full switch it stands for, its
+ * time 3000 cycles of 2 GHz after the CLOCK's.
+ */
+UNIT_TEST(short_switch_bytes)
+{
+	static struct decoded o;
+
+	decode(&o, PIECE(subbuf_cpu3), PIECE(rec_clock), PIECE(rec_switch_short), NONE);
+	CHECK_EQ(o.n, 3);
+	check_event(&o, 2, 5, T0 + 500 + 1500,
+		    "prev_pid=42 prev_state=D prev_prio=120 next_pid=43 next_prio=100");
+	CHECK_EQ(o.ev[2].size, 20);
+	CHECK_EQ(o.stats.records, 3);
+	check_clean(&o);
+}
 
 /* Every record type, alone after a sub-buffer header. */
 UNIT_TEST(every_record_type)
@@ -609,7 +647,7 @@ UNIT_TEST(every_record_type)
 		CHECK_EQ(o.ev[1].flags, c->flags);
 		CHECK_EQ(o.ev[1].size, c->len);
 		CHECK_EQ(o.stats.records, 2);
-		CHECK_EQ(o.stats.unknown, c->type == 200);
+		CHECK_EQ(o.stats.unknown, c->type == 100);
 		check_clean(&o);
 		if (unit_failed_now)
 			printf("    (in the %s fixture)\n", c->name);

@@ -248,18 +248,21 @@ UNIT_TEST(resync_after_damage)
 	stream_writer_fini(&w);
 }
 
-/* Unknown record types (a newer minor ABI) are passed through by size. */
+/*
+ * Unknown record types (a newer minor ABI) are passed through by size;
+ * from KTP_REC_SHORT up they are short records, which must be known.
+ */
 UNIT_TEST(unknown_type_skipped_by_size)
 {
 	struct stream_writer w;
 	uint8_t rec[12] = { 0 };
 
 	stream_writer_init(&w, 0, 0, 0);
-	stream_writer_record(&w, rec, 200, 0, sizeof(rec), 5);
+	stream_writer_record(&w, rec, KTP_REC_SHORT - 1, 0, sizeof(rec), 5);
 	stream_writer_selftest(&w, 6, 9);
 	decode(w.buf, w.len, 0, 0, &out);
 	CHECK_EQ(out.n, 3);
-	CHECK_EQ(out.ev[1].type, 200);
+	CHECK_EQ(out.ev[1].type, KTP_REC_SHORT - 1);
 	CHECK_EQ(out.ev[1].size, 12);
 	CHECK_EQ(out.seqs[2], 9);
 	CHECK_EQ(out.stats.unknown, 1);
@@ -416,4 +419,126 @@ UNIT_TEST(cycles_hostile)
 	CHECK_EQ(out.n, 7);
 	CHECK_EQ(out.ev[6].ts, UINT64_MAX);
 	stream_writer_fini(&w);
+}
+
+/* The time of the @n-th event of @type. */
+static uint64_t nth_ts(const struct decoded *o, unsigned int type, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->ev[i].type == type && !n--)
+			return o->ev[i].ts;
+	return UINT64_MAX;
+}
+
+/* A short switch (12 bytes) by hand, and what it stands for. */
+static void raw_short_switch(struct stream_writer *w, uint32_t delta, uint64_t bits)
+{
+	struct ktp_switch_short s = { .hdr = KTP_SREC_SWITCH | delta << 8, .bits = bits };
+
+	stream_writer_bytes(w, &s, sizeof(s));
+}
+
+UNIT_TEST(short_switch_known_answers)
+{
+	struct stream_writer w;
+	struct ktp_switch r;
+	struct relay_decoder *d;
+	struct event ev;
+	int n = 0;
+
+	stream_writer_init(&w, 2, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	/* prev 4194303 (2^22 - 1), next 42, prios 139 and 0, state D (index 2) */
+	raw_short_switch(&w, 500, 4194303ull | 42ull << 22 | 139ull << 44 | 0ull << 52 |
+				  2ull << 60);
+	/* preempted (R+, index 9) after 0xffffff ns */
+	raw_short_switch(&w, 0xffffff, 42ull | 7ull << 22 | 120ull << 44 | 100ull << 52 |
+				       9ull << 60);
+	d = relay_decoder_new(-1);
+	relay_decoder_feed(d, w.buf, w.len);
+	relay_decoder_set_eof(d);
+	while (relay_decoder_next(d, &ev) == 1) {
+		if (ev.type != KTP_REC_SWITCH)
+			continue;
+		CHECK_EQ(ev.size, sizeof(r));
+		memcpy(&r, ev.rec, sizeof(r));
+		if (n++ == 0) {
+			CHECK_EQ(ev.ts, 1500);
+			CHECK_EQ(r.prev_pid, 4194303);
+			CHECK_EQ(r.next_pid, 42);
+			CHECK_EQ(r.prev_prio, 139);
+			CHECK_EQ(r.next_prio, 0);
+			CHECK_EQ(r.prev_state, KTP_STATE_UNINTERRUPTIBLE);
+		} else {
+			CHECK_EQ(ev.ts, 1500 + 0xffffff);
+			CHECK_EQ(r.prev_pid, 42);
+			CHECK_EQ(r.next_pid, 7);
+			CHECK_EQ(r.prev_state, KTP_STATE_PREEMPTED);
+			CHECK_EQ(r.next_prio, 100);
+		}
+	}
+	CHECK_EQ(n, 2);
+	CHECK_EQ(relay_decoder_stats(d)->garbage_bytes, 0);
+	relay_decoder_free(d);
+	stream_writer_fini(&w);
+}
+
+/* An unknown short type, a state index no writer makes, a cut record. */
+UNIT_TEST(short_switch_hostile)
+{
+	struct stream_writer w;
+	uint32_t unknown = 0x81 | 5u << 8;
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	stream_writer_bytes(&w, &unknown, sizeof(unknown));
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.stats.resyncs, 1);
+	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 0);
+	stream_writer_fini(&w);
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_short_switch(&w, 5, 1ull | 2ull << 22 | 10ull << 60);
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.stats.resyncs, 1);
+	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 0);
+	stream_writer_fini(&w);
+
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	raw_short_switch(&w, 5, 1ull | 2ull << 22);
+	decode(w.buf, w.len - 4, 0, -1, &out);
+	CHECK_EQ(out.stats.truncated, 8);
+	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 0);
+	stream_writer_fini(&w);
+}
+
+/* The generator's short switches are the full ones they replace. */
+UNIT_TEST(short_switch_writer_round_trip)
+{
+	struct stream_writer a, b;
+	unsigned int i;
+
+	stream_writer_init(&a, 0, 4096, 1000);
+	stream_writer_init(&b, 0, 4096, 1000);
+	stream_writer_use_cycles(&b);
+	for (i = 0; i < 300; i++) {
+		uint16_t state = i % 11 == 10 ? 0x3 : (i % 11 ? 1u << (i % 11 - 1) : 0);
+
+		stream_writer_switch(&a, 2000 + i * 7919ull, i * 13, state, i * 17 + 1);
+		stream_writer_switch(&b, 2000 + i * 7919ull, i * 13, state, i * 17 + 1);
+	}
+	CHECK(b.len < a.len);
+	decode(a.buf, a.len, 0, -1, &out);
+	decode(b.buf, b.len, 0, -1, &out2);
+	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 300);
+	CHECK_EQ(count_type(&out2, KTP_REC_SWITCH), 300);
+	/* Each switch at the same time (the states that have no index, 0x3, stay full). */
+	for (i = 0; i < 300; i++)
+		CHECK_EQ(nth_ts(&out2, KTP_REC_SWITCH, i), nth_ts(&out, KTP_REC_SWITCH, i));
+	stream_writer_fini(&a);
+	stream_writer_fini(&b);
 }

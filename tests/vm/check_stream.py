@@ -39,7 +39,7 @@ def check_records(events):
              "irq_exit", "irq_name", "softirq_entry", "softirq_exit",
              "ipi_send", "wq_start", "wq_end", "selftest", "lost",
              "sample", "map", "file", "throttle", "affinity",
-             "cgroup"}
+             "cgroup", "clock"}
     for e in events:
         if e["type"] == "garbage":
             fail("invalid bytes in the stream: %s" % e)

@@ -100,15 +100,24 @@ kmemleak_check() {
 	echo "kmemleak: nothing new"
 }
 
+# tsc while the kernel's clocksource is the TSC, else auto.
+tsc_or_auto() {
+	local cs=
+	read -r cs </sys/devices/system/clocksource/clocksource0/current_clocksource
+	if [ "$cs" = tsc ]; then echo tsc; else echo auto; fi
+}
+
 load_module() {
 	module_loaded && fail "ktprof is already loaded"
 	# Records stamped with the TSC, as `auto` does on hardware with a
 	# constant and nonstop TSC; TCG's is stable but not advertised so
-	# (vm/clock). Tests that use `record --load` get auto: boot time.
-	# KTPROF_CLOCK= (empty): no clock= at all (a module before ABI 1.8).
+	# (vm/clock). Unless the kernel stopped trusting it (its watchdog, on
+	# a busy debug guest): then auto, boot time. Tests that use `record
+	# --load` get auto. KTPROF_CLOCK= (empty): no clock= at all (a module
+	# before ABI 1.8).
 	case " $* " in
 	*" clock="*) ;;
-	*) [ -z "${KTPROF_CLOCK-tsc}" ] || set -- "clock=${KTPROF_CLOCK-tsc}" "$@" ;;
+	*) [ -z "${KTPROF_CLOCK-x}" ] || set -- "clock=${KTPROF_CLOCK:-$(tsc_or_auto)}" "$@" ;;
 	esac
 	insmod "$KTPROF_KO" "$@" || fail "insmod $KTPROF_KO $* failed"
 }

@@ -28,6 +28,7 @@ struct relay_decoder {
 	int have_header;
 	int deferred;		/* deferred_rec is the next event */
 	uint8_t deferred_rec[sizeof(struct ktp_subbuf)];
+	struct ktp_switch expanded;	/* the last short switch, as a full one */
 	struct relay_decoder_stats stats;
 };
 
@@ -444,6 +445,67 @@ static void advance_cycles(struct relay_decoder *d, uint32_t delta)
 		d->ts = t;
 }
 
+/* The next record is @delta after the last (ns, or cycles: take_clock()). */
+static void advance(struct relay_decoder *d, uint32_t delta)
+{
+	if (d->mult)
+		advance_cycles(d, delta);
+	else
+		d->ts += delta;
+}
+
+/*
+ * A short switch as the full record it stands for; 0 if its state index is
+ * none a writer makes (damage).
+ */
+static int expand_switch(struct relay_decoder *d, const uint8_t *p, uint32_t delta)
+{
+	const uint64_t pid_mask = (1ull << KTP_SSW_PID_BITS) - 1;
+	struct ktp_switch_short s;
+	unsigned int state;
+
+	memcpy(&s, p, sizeof(s));
+	state = s.bits >> KTP_SSW_STATE_SHIFT;
+	if (state > KTP_SSW_STATE_MAX)
+		return 0;
+	d->expanded = (struct ktp_switch){
+		.h = { .type = KTP_REC_SWITCH, .size = sizeof(d->expanded), .ts_delta = delta },
+		.prev_pid = s.bits & pid_mask,
+		.next_pid = (s.bits >> KTP_SSW_NEXT_PID_SHIFT) & pid_mask,
+		.prev_state = state ? 1u << (state - 1) : 0,
+		.prev_prio = s.bits >> KTP_SSW_PREV_PRIO_SHIFT,
+		.next_prio = s.bits >> KTP_SSW_NEXT_PRIO_SHIFT,
+	};
+	return 1;
+}
+
+/*
+ * A short record (KTP_REC_SHORT): its 4-byte header, its type's size; it
+ * is given as the full record it stands for. An unknown type is damage.
+ */
+static int short_step(struct relay_decoder *d, struct event *ev, const uint8_t *p,
+		      size_t avail)
+{
+	uint32_t word;
+
+	if (p[0] != KTP_SREC_SWITCH) {
+		desync(d);
+		return STEP_AGAIN;
+	}
+	if (avail < sizeof(struct ktp_switch_short))
+		return end_of_input(d);
+	memcpy(&word, p, sizeof(word));
+	if (!expand_switch(d, p, word >> 8)) {
+		desync(d);
+		return STEP_AGAIN;
+	}
+	advance(d, word >> 8);
+	d->start += sizeof(struct ktp_switch_short);
+	d->stats.records++;
+	fill_event(d, ev, &d->expanded.h, (const uint8_t *)&d->expanded);
+	return 1;
+}
+
 /* Any other record: the clock moves, a CPU mark may report a loss. */
 static int record_step(struct relay_decoder *d, struct event *ev, const struct ktp_hdr *h,
 		       const uint8_t *p, size_t avail)
@@ -464,10 +526,8 @@ static int record_step(struct relay_decoder *d, struct event *ev, const struct k
 			d->ts = t.ts;
 	} else if (h->type == KTP_REC_CLOCK) {
 		take_clock(d, p);
-	} else if (d->mult) {
-		advance_cycles(d, h->ts_delta);
 	} else {
-		d->ts += h->ts_delta;
+		advance(d, h->ts_delta);
 	}
 	if (h->type >= KTP_REC_NR_TYPES)
 		d->stats.unknown++;
@@ -496,6 +556,10 @@ int relay_decoder_next(struct relay_decoder *d, struct event *ev)
 			return 1;
 		if (!d->synced) {
 			ret = sync_step(d, p, avail);
+			continue;
+		}
+		if (avail && p[0] & KTP_REC_SHORT) {
+			ret = short_step(d, ev, p, avail);
 			continue;
 		}
 		if (avail < sizeof(h))

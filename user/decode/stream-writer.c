@@ -155,10 +155,38 @@ void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n)
 	w->seq += n;
 }
 
+/*
+ * The short form of the switch at @rec (a struct ktp_switch without
+ * counters or stack), as the module writes it, into @s; 0 if it has none.
+ */
+static int short_switch(const void *rec, uint8_t type, uint8_t flags, uint16_t size,
+			struct ktp_switch_short *s)
+{
+	struct ktp_switch r;
+	unsigned int state = 0;
+
+	if (type != KTP_REC_SWITCH || flags || size != sizeof(r))
+		return 0;
+	memcpy(&r, rec, sizeof(r));
+	if ((r.prev_pid | r.next_pid) >> KTP_SSW_PID_BITS ||
+	    (r.prev_state & (r.prev_state - 1)) ||
+	    r.prev_state > 1u << (KTP_SSW_STATE_MAX - 1))
+		return 0;
+	if (r.prev_state)
+		state = __builtin_ctz(r.prev_state) + 1;
+	s->bits = (uint64_t)r.prev_pid | (uint64_t)r.next_pid << KTP_SSW_NEXT_PID_SHIFT |
+		  (uint64_t)r.prev_prio << KTP_SSW_PREV_PRIO_SHIFT |
+		  (uint64_t)r.next_prio << KTP_SSW_NEXT_PRIO_SHIFT |
+		  (uint64_t)state << KTP_SSW_STATE_SHIFT;
+	return 1;
+}
+
 int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
 			 uint16_t size, uint64_t ts)
 {
 	struct ktp_hdr h = { .type = type, .flags = flags, .size = size };
+	struct ktp_switch_short s;
+	int is_short;
 	void *p;
 
 	if (w->err)
@@ -173,11 +201,17 @@ int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8
 	}
 	if (write_stamp(w, ts))
 		return w->err;
+	h.ts_delta = w->cycles ? 2 * (ts - w->ts) : ts - w->ts;
+	memcpy(rec, &h, sizeof(h));
+	is_short = w->cycles && short_switch(rec, type, flags, size, &s);
+	if (is_short) {
+		s.hdr = KTP_SREC_SWITCH | h.ts_delta << 8;
+		rec = &s;
+		size = sizeof(s);
+	}
 	p = grow(w, size);
 	if (!p)
 		return w->err;
-	h.ts_delta = w->cycles ? 2 * (ts - w->ts) : ts - w->ts;
-	memcpy(rec, &h, sizeof(h));
 	memcpy(p, rec, size);
 	w->ts = ts;
 	w->subbuf_used += size;

@@ -46,9 +46,10 @@ void stream_writer_fini(struct stream_writer *w);
 int stream_writer_error(const struct stream_writer *w);
 
 /*
- * Stamp the records from here with a counter, as a module session with
- * the TSC does (ABI 1.8): a CLOCK record after each sub-buffer header and
- * a millisecond at most after the last one, deltas in cycles.
+ * Write the records from here as a module of ABI 1.8 does on a machine
+ * whose TSC it trusts: stamps from a counter (a CLOCK record after each
+ * sub-buffer header and a millisecond at most after the last one, deltas
+ * in cycles), and switches without counters or stack as short records.
  */
 void stream_writer_use_cycles(struct stream_writer *w);
 

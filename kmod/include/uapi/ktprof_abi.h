@@ -147,6 +147,40 @@ struct ktp_clock {
 
 #define KTP_CLOCK_SPAN_US 1000
 
+/*
+ * Short records (minor 8). A record whose first byte has its high bit set
+ * has a 4-byte header in place of struct ktp_hdr: that byte is its type
+ * (enum ktp_srec_type), the next three its ts_delta, and its size is its
+ * type's. A reader must know every short type it meets (an unknown one is
+ * damage). Writers keep every delta within KTP_DELTA_MAX, writing a TIME
+ * or CLOCK record first where one would not be.
+ */
+#define KTP_REC_SHORT 0x80
+#define KTP_DELTA_MAX 0xffffffU
+
+enum ktp_srec_type {
+	KTP_SREC_SWITCH = KTP_REC_SHORT,	/* struct ktp_switch_short */
+};
+
+/*
+ * A sched_switch without counters or stack, 12 bytes (struct ktp_switch:
+ * 20). @bits: prev_pid in bits 0-21 and next_pid in 22-43 (pids are below
+ * PID_MAX_LIMIT, 2^22), prev_prio in 44-51, next_prio in 52-59, and in
+ * 60-63 the index of prev_state: 0 for KTP_STATE_RUNNING, i for 1 << (i - 1)
+ * (1 to 9; more is damage).
+ */
+struct ktp_switch_short {
+	__u32 hdr;		/* KTP_SREC_SWITCH | ts_delta << 8 */
+	__u64 bits;
+} __ktp_packed;
+
+#define KTP_SSW_PID_BITS 22
+#define KTP_SSW_NEXT_PID_SHIFT 22
+#define KTP_SSW_PREV_PRIO_SHIFT 44
+#define KTP_SSW_NEXT_PRIO_SHIFT 52
+#define KTP_SSW_STATE_SHIFT 60
+#define KTP_SSW_STATE_MAX 9
+
 /* The clock a session stamps its records with (KTP_A_CLOCK). */
 enum ktp_clock_id {
 	KTP_CLOCK_AUTO = 0,	/* the TSC where constant and nonstop, else boot */
