@@ -158,18 +158,17 @@ u64 ktp_clock_next(struct ktp_cpu *kc, struct ktp_clock *c)
 }
 
 /*
- * A CLOCK record is written: this CPU's stamps are relative to it now.
- * Returns its stamp (the counter, or boot time when falling back).
+ * A CLOCK record is written: this CPU's stamps are relative to it now, its
+ * stamp the last (the counter, or boot time when falling back).
  */
-u64 ktp_clock_taken(struct ktp_cpu *kc, const struct ktp_clock *c)
+void ktp_clock_taken(struct ktp_cpu *kc, const struct ktp_clock *c)
 {
 	kc->anchor_ns = c->ts;
 	kc->anchor_cycles = c->cycles;
 	if (unlikely(!c->mult)) {
 		kc->tsc = false;
 		kc->last_ts = c->ts;
-		return c->ts;
+		return;
 	}
 	kc->last_ts = c->cycles;
-	return c->cycles;
 }

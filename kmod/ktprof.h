@@ -170,6 +170,7 @@ struct ktp_wr {
 	u16 size;
 	bool nested;		/* goes to kc->nest_buf */
 	bool nmi;		/* goes to kc->nmi_rec, then staging */
+	bool not_short;		/* short refused here: write the full record */
 };
 
 /*
@@ -183,8 +184,9 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 		  unsigned int size);
 /*
  * The same for a short record of short type @stype (its 4-byte header
- * filled in), counted as a record of @type. Never nested nor staged: a
- * short record reserved inside the write path or in NMI is dropped.
+ * filled in), counted as a record of @type. Short records are not set
+ * aside nor staged: inside the write path or in NMI this returns NULL
+ * with w->not_short set, and the caller reserves the full record.
  */
 void *ktp_reserve_short(struct ktp_wr *w, unsigned int stype,
 			unsigned int type, unsigned int size);
@@ -196,7 +198,7 @@ const char *ktp_clock_name(u32 id);
 int ktp_clock_choose(u32 want, char *err, size_t errlen);
 void ktp_clock_pair(struct ktp_cpu *kc, struct ktp_clock *c);
 u64 ktp_clock_next(struct ktp_cpu *kc, struct ktp_clock *c);
-u64 ktp_clock_taken(struct ktp_cpu *kc, const struct ktp_clock *c);
+void ktp_clock_taken(struct ktp_cpu *kc, const struct ktp_clock *c);
 
 /* The TSC, as the kernel's own clocksource reads it (ordered). */
 #ifdef CONFIG_X86_TSC

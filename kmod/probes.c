@@ -145,8 +145,11 @@ static __always_inline void ktp_write_switch_short(bool preempt,
 	BUILD_BUG_ON(PID_MAX_LIMIT > 1 << KTP_SSW_PID_BITS);
 	BUILD_BUG_ON(ilog2(TASK_REPORT_MAX) + 1 > KTP_SSW_STATE_MAX);
 	r = ktp_reserve_short(&w, KTP_SREC_SWITCH, KTP_REC_SWITCH, sizeof(*r));
-	if (!r)
+	if (!r) {
+		/* Nested in our write path or in NMI: no switch is. */
+		WARN_ON_ONCE(w.not_short);
 		return;
+	}
 	r->bits = (u64)prev->pid |
 		  (u64)next->pid << KTP_SSW_NEXT_PID_SHIFT |
 		  (u64)ktp_prio(prev->prio) << KTP_SSW_PREV_PRIO_SHIFT |
@@ -195,6 +198,27 @@ static u32 ktp_waker_stack(struct task_struct *p)
 	return ktp_stack_here();
 }
 
+/*
+ * A waking without a stack: a short record, 12 bytes against struct
+ * ktp_waking's 16. False where short records cannot go (inside our write
+ * path, in NMI), for the full record.
+ */
+static bool ktp_write_waking_short(struct task_struct *p, unsigned int flags)
+{
+	struct ktp_waking_short *r;
+	struct ktp_wr w;
+
+	BUILD_BUG_ON(CONFIG_NR_CPUS > 1 << KTP_SWK_CPU_BITS);
+	r = ktp_reserve_short(&w, KTP_SREC_WAKING, KTP_REC_WAKING, sizeof(*r));
+	if (!r)
+		return !w.not_short;
+	r->bits = (u64)p->pid | (u64)task_cpu(p) << KTP_SWK_CPU_SHIFT |
+		  (u64)ktp_prio(p->prio) << KTP_SWK_PRIO_SHIFT |
+		  (u64)!!(flags & KTP_WAKING_NEW) << KTP_SWK_NEW_BIT;
+	ktp_commit(&w);
+	return true;
+}
+
 static void ktp_write_waking(struct task_struct *p, unsigned int flags)
 {
 	struct ktp_waking *r;
@@ -203,6 +227,11 @@ static void ktp_write_waking(struct task_struct *p, unsigned int flags)
 
 	ktp_task_seen(p);
 	stack = ktp_waker_stack(p);
+	if (!stack && ktp_write_waking_short(p, flags)) {
+		if (unlikely(READ_ONCE(ktp_scx_on)))
+			ktp_scx_task(p, KTP_SCX_AT_WAKING);
+		return;
+	}
 	if (stack)
 		flags |= KTP_WAKING_STACK;
 	r = ktp_reserve(&w, KTP_REC_WAKING, flags,

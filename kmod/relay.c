@@ -125,8 +125,9 @@ static size_t ktp_subbuf_head(const struct ktp_cpu *kc)
 }
 
 /* relay_reserve(), with records kept out of the tail reserve. */
-static void *ktp_relay_reserve(struct ktp_cpu *kc, struct rchan *chan,
-			       unsigned int len)
+static __always_inline void *ktp_relay_reserve(struct ktp_cpu *kc,
+					       struct rchan *chan,
+					       unsigned int len)
 {
 	struct rchan_buf *buf = *this_cpu_ptr(chan->buf);
 	size_t limit = chan->subbuf_size - KTP_TAIL_RESERVE;
@@ -174,22 +175,23 @@ static void ktp_count_stamp(struct ktp_cpu *kc, const struct ktp_hdr *h)
 }
 
 /*
- * Write the TIME or CLOCK record ktp_stamp() asked for at @p; returns
- * where the record itself goes and its stamp.
+ * Write the TIME or CLOCK record ktp_stamp() asked for, for a record
+ * stamped @ts, at @p; returns where the record itself goes. The record's
+ * delta from it is 0 (ktp_stamp() returned the CLOCK record's stamp).
  */
 static void *ktp_write_stamp(struct ktp_cpu *kc, void *p, unsigned int extra,
-			     u64 *ts)
+			     u64 ts)
 {
 	if (extra == sizeof(struct ktp_clock)) {
 		memcpy(p, &kc->pending_clock, sizeof(kc->pending_clock));
-		*ts = ktp_clock_taken(kc, &kc->pending_clock);
+		ktp_clock_taken(kc, &kc->pending_clock);
 	} else {
 		struct ktp_time *t = p;
 
 		t->h = (struct ktp_hdr){ .type = KTP_REC_TIME,
 					 .size = sizeof(*t) };
-		t->ts = *ts;
-		kc->last_ts = *ts;
+		t->ts = ts;
+		kc->last_ts = ts;
 	}
 	ktp_count_stamp(kc, p);
 	return p + extra;
@@ -255,8 +257,8 @@ static void *ktp_reserve_nested(struct ktp_wr *w, struct ktp_cpu *kc,
  * The write path: a record of @size bytes, with the header of a record of
  * @type, or with a short record's header of short type @stype (when
  * nonzero; @type then names it in the counts). Short records are not set
- * aside nor staged (their writers never nest in our write path nor run in
- * NMI): there they are dropped.
+ * aside nor staged (the nesting buffer and the staging ring hold full
+ * records): there the caller is told to write the full record instead.
  */
 static __always_inline void *__ktp_reserve(struct ktp_wr *w, unsigned int type,
 					   unsigned int flags, unsigned int size,
@@ -273,18 +275,13 @@ static __always_inline void *__ktp_reserve(struct ktp_wr *w, unsigned int type,
 	kc = this_cpu_ptr(&ktp_cpus);
 	if (unlikely(!kc->active))
 		goto out;
-	if (unlikely(in_nmi())) {
-		p = stype ? NULL : ktp_reserve_nmi(w, kc, type, flags, size);
-		if (!p)
+	if (unlikely(in_nmi() || kc->in_write)) {
+		if (stype) {
+			w->not_short = true;
 			goto out;
-		return p;
-	}
-	if (unlikely(kc->in_write)) {
-		p = NULL;
-		if (!stype)
-			p = ktp_reserve_nested(w, kc, type, flags, size);
-		else if (!kc->closing)
-			ktp_count_drop(kc, type);
+		}
+		p = in_nmi() ? ktp_reserve_nmi(w, kc, type, flags, size) :
+			       ktp_reserve_nested(w, kc, type, flags, size);
 		if (!p)
 			goto out;
 		return p;
@@ -306,7 +303,7 @@ static __always_inline void *__ktp_reserve(struct ktp_wr *w, unsigned int type,
 		goto out;
 	}
 	if (unlikely(extra))
-		p = ktp_write_stamp(kc, p, extra, &ts);
+		p = ktp_write_stamp(kc, p, extra, ts);
 	/* A new sub-buffer's CLOCK record read the counter after us. */
 	ts = max(ts, kc->last_ts);
 	if (stype) {
@@ -337,6 +334,7 @@ void *ktp_reserve(struct ktp_wr *w, unsigned int type, unsigned int flags,
 void *ktp_reserve_short(struct ktp_wr *w, unsigned int stype,
 			unsigned int type, unsigned int size)
 {
+	w->not_short = false;
 	return __ktp_reserve(w, type, 0, size, stype);
 }
 

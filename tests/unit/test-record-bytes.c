@@ -338,6 +338,14 @@ static const uint8_t rec_switch_short[] = {
 	0x2a, 0x00, 0xc0, 0x0a, 0x00, 0x80, 0x47, 0x26,
 };
 
+/* A short sched_wakeup_new 7 ns after the header (no CLOCK: ns). */
+static const uint8_t rec_waking_short[] = {
+	0x81,                                           /* 0 type: 0x81 short WAKING */
+	0x07, 0x00, 0x00,                               /* 1 ts_delta: 7 ns */
+	/* 4 bits: pid 555 | target_cpu 2 << 22 | prio 98 << 38 | new << 46 */
+	0x2b, 0x02, 0x80, 0x00, 0x80, 0x58, 0x00, 0x00,
+};
+
 static const uint8_t rec_unknown[] = {
 	0x64,                                           /* 0 type: 100 (a newer minor ABI's) */
 	0x5a,                                           /* 1 flags: 0x5a */
@@ -627,6 +635,19 @@ UNIT_TEST(short_switch_bytes)
 		    "prev_pid=42 prev_state=D prev_prio=120 next_pid=43 next_prio=100");
 	CHECK_EQ(o.ev[2].size, 20);
 	CHECK_EQ(o.stats.records, 3);
+	check_clean(&o);
+}
+
+/* A short waking: the full waking it stands for (flag new), 16 bytes. */
+UNIT_TEST(short_waking_bytes)
+{
+	static struct decoded o;
+
+	decode(&o, PIECE(subbuf_cpu3), PIECE(rec_waking_short), NONE, NONE);
+	CHECK_EQ(o.n, 2);
+	check_event(&o, 1, 6, T0 + 7, "pid=555 target_cpu=2 prio=98 new=1");
+	CHECK_EQ(o.ev[1].flags, KTP_WAKING_NEW);
+	CHECK_EQ(o.ev[1].size, 16);
 	check_clean(&o);
 }
 

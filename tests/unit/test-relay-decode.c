@@ -489,7 +489,7 @@ UNIT_TEST(short_switch_known_answers)
 UNIT_TEST(short_switch_hostile)
 {
 	struct stream_writer w;
-	uint32_t unknown = 0x81 | 5u << 8;
+	uint32_t unknown = (KTP_SREC_WAKING + 1) | 5u << 8;
 
 	stream_writer_init(&w, 0, 0, 1000);
 	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
@@ -505,6 +505,20 @@ UNIT_TEST(short_switch_hostile)
 	decode(w.buf, w.len, 0, -1, &out);
 	CHECK_EQ(out.stats.resyncs, 1);
 	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 0);
+	stream_writer_fini(&w);
+
+	/* A short waking with bits past the new flag set. */
+	stream_writer_init(&w, 0, 0, 1000);
+	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	{
+		struct ktp_waking_short k = { .hdr = KTP_SREC_WAKING | 5u << 8,
+					      .bits = 7ull | 1ull << 47 };
+
+		stream_writer_bytes(&w, &k, sizeof(k));
+	}
+	decode(w.buf, w.len, 0, -1, &out);
+	CHECK_EQ(out.stats.resyncs, 1);
+	CHECK_EQ(count_type(&out, KTP_REC_WAKING), 0);
 	stream_writer_fini(&w);
 
 	stream_writer_init(&w, 0, 0, 1000);

@@ -28,7 +28,11 @@ struct relay_decoder {
 	int have_header;
 	int deferred;		/* deferred_rec is the next event */
 	uint8_t deferred_rec[sizeof(struct ktp_subbuf)];
-	struct ktp_switch expanded;	/* the last short switch, as a full one */
+	union {				/* the last short record, as a full one */
+		struct ktp_hdr h;
+		struct ktp_switch sw;
+		struct ktp_waking wk;
+	} expanded;
 	struct relay_decoder_stats stats;
 };
 
@@ -468,13 +472,31 @@ static int expand_switch(struct relay_decoder *d, const uint8_t *p, uint32_t del
 	state = s.bits >> KTP_SSW_STATE_SHIFT;
 	if (state > KTP_SSW_STATE_MAX)
 		return 0;
-	d->expanded = (struct ktp_switch){
-		.h = { .type = KTP_REC_SWITCH, .size = sizeof(d->expanded), .ts_delta = delta },
+	d->expanded.sw = (struct ktp_switch){
+		.h = { .type = KTP_REC_SWITCH, .size = sizeof(d->expanded.sw), .ts_delta = delta },
 		.prev_pid = s.bits & pid_mask,
 		.next_pid = (s.bits >> KTP_SSW_NEXT_PID_SHIFT) & pid_mask,
 		.prev_state = state ? 1u << (state - 1) : 0,
 		.prev_prio = s.bits >> KTP_SSW_PREV_PRIO_SHIFT,
 		.next_prio = s.bits >> KTP_SSW_NEXT_PRIO_SHIFT,
+	};
+	return 1;
+}
+
+/* A short waking as the full record; 0 if bits no writer sets are set. */
+static int expand_waking(struct relay_decoder *d, const uint8_t *p, uint32_t delta)
+{
+	struct ktp_waking_short s;
+
+	memcpy(&s, p, sizeof(s));
+	if (s.bits >> (KTP_SWK_NEW_BIT + 1))
+		return 0;
+	d->expanded.wk = (struct ktp_waking){
+		.h = { .type = KTP_REC_WAKING, .size = sizeof(d->expanded.wk), .ts_delta = delta,
+		       .flags = s.bits >> KTP_SWK_NEW_BIT & 1 ? KTP_WAKING_NEW : 0 },
+		.pid = s.bits & ((1u << KTP_SSW_PID_BITS) - 1),
+		.target_cpu = s.bits >> KTP_SWK_CPU_SHIFT,
+		.prio = s.bits >> KTP_SWK_PRIO_SHIFT,
 	};
 	return 1;
 }
@@ -486,21 +508,28 @@ static int expand_switch(struct relay_decoder *d, const uint8_t *p, uint32_t del
 static int short_step(struct relay_decoder *d, struct event *ev, const uint8_t *p,
 		      size_t avail)
 {
+	/* Both short types are 12 bytes. */
+	const size_t size = sizeof(struct ktp_switch_short);
+	_Static_assert(sizeof(struct ktp_switch_short) == sizeof(struct ktp_waking_short),
+		       "short records of one size");
 	uint32_t word;
+	int ok;
 
-	if (p[0] != KTP_SREC_SWITCH) {
+	if (p[0] != KTP_SREC_SWITCH && p[0] != KTP_SREC_WAKING) {
 		desync(d);
 		return STEP_AGAIN;
 	}
-	if (avail < sizeof(struct ktp_switch_short))
+	if (avail < size)
 		return end_of_input(d);
 	memcpy(&word, p, sizeof(word));
-	if (!expand_switch(d, p, word >> 8)) {
+	ok = p[0] == KTP_SREC_SWITCH ? expand_switch(d, p, word >> 8) :
+				       expand_waking(d, p, word >> 8);
+	if (!ok) {
 		desync(d);
 		return STEP_AGAIN;
 	}
 	advance(d, word >> 8);
-	d->start += sizeof(struct ktp_switch_short);
+	d->start += size;
 	d->stats.records++;
 	fill_event(d, ev, &d->expanded.h, (const uint8_t *)&d->expanded);
 	return 1;

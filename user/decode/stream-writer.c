@@ -160,7 +160,7 @@ void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n)
  * counters or stack), as the module writes it, into @s; 0 if it has none.
  */
 static int short_switch(const void *rec, uint8_t type, uint8_t flags, uint16_t size,
-			struct ktp_switch_short *s)
+			uint64_t *bits)
 {
 	struct ktp_switch r;
 	unsigned int state = 0;
@@ -174,19 +174,54 @@ static int short_switch(const void *rec, uint8_t type, uint8_t flags, uint16_t s
 		return 0;
 	if (r.prev_state)
 		state = __builtin_ctz(r.prev_state) + 1;
-	s->bits = (uint64_t)r.prev_pid | (uint64_t)r.next_pid << KTP_SSW_NEXT_PID_SHIFT |
+	*bits = (uint64_t)r.prev_pid | (uint64_t)r.next_pid << KTP_SSW_NEXT_PID_SHIFT |
 		  (uint64_t)r.prev_prio << KTP_SSW_PREV_PRIO_SHIFT |
 		  (uint64_t)r.next_prio << KTP_SSW_NEXT_PRIO_SHIFT |
 		  (uint64_t)state << KTP_SSW_STATE_SHIFT;
 	return 1;
 }
 
+/* The short form of the waking at @rec (without a stack), into @bits; 0 if none. */
+static int short_waking(const void *rec, uint8_t type, uint8_t flags, uint16_t size,
+			uint64_t *bits)
+{
+	struct ktp_waking r;
+
+	if (type != KTP_REC_WAKING || (flags & ~KTP_WAKING_NEW) || size != sizeof(r))
+		return 0;
+	memcpy(&r, rec, sizeof(r));
+	if (r.pid >> KTP_SSW_PID_BITS)
+		return 0;
+	*bits = (uint64_t)r.pid | (uint64_t)r.target_cpu << KTP_SWK_CPU_SHIFT |
+		  (uint64_t)r.prio << KTP_SWK_PRIO_SHIFT |
+		  (uint64_t)!!(flags & KTP_WAKING_NEW) << KTP_SWK_NEW_BIT;
+	return 1;
+}
+
+/*
+ * The short form of the record at @rec, where the module writes one
+ * (cycles mode: as a module of ABI 1.8): its type, its word into @bits; 0
+ * if none. (Both short types are a header and a 64-bit word.)
+ */
+static unsigned int short_form(const struct stream_writer *w, const void *rec, uint8_t type,
+			       uint8_t flags, uint16_t size, uint64_t *bits)
+{
+	if (!w->cycles)
+		return 0;
+	if (short_switch(rec, type, flags, size, bits))
+		return KTP_SREC_SWITCH;
+	if (short_waking(rec, type, flags, size, bits))
+		return KTP_SREC_WAKING;
+	return 0;
+}
+
 int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8_t flags,
 			 uint16_t size, uint64_t ts)
 {
 	struct ktp_hdr h = { .type = type, .flags = flags, .size = size };
-	struct ktp_switch_short s;
-	int is_short;
+	struct ktp_switch_short s;	/* a short record, of either type */
+	unsigned int stype;
+	uint64_t bits;
 	void *p;
 
 	if (w->err)
@@ -203,9 +238,10 @@ int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8
 		return w->err;
 	h.ts_delta = w->cycles ? 2 * (ts - w->ts) : ts - w->ts;
 	memcpy(rec, &h, sizeof(h));
-	is_short = w->cycles && short_switch(rec, type, flags, size, &s);
-	if (is_short) {
-		s.hdr = KTP_SREC_SWITCH | h.ts_delta << 8;
+	stype = short_form(w, rec, type, flags, size, &bits);
+	if (stype) {
+		s.hdr = stype | h.ts_delta << 8;
+		s.bits = bits;
 		rec = &s;
 		size = sizeof(s);
 	}

@@ -160,6 +160,7 @@ struct ktp_clock {
 
 enum ktp_srec_type {
 	KTP_SREC_SWITCH = KTP_REC_SHORT,	/* struct ktp_switch_short */
+	KTP_SREC_WAKING,			/* struct ktp_waking_short */
 };
 
 /*
@@ -180,6 +181,21 @@ struct ktp_switch_short {
 #define KTP_SSW_NEXT_PRIO_SHIFT 52
 #define KTP_SSW_STATE_SHIFT 60
 #define KTP_SSW_STATE_MAX 9
+
+/*
+ * A sched_waking or sched_wakeup_new without a stack, 12 bytes (struct
+ * ktp_waking: 16). @bits: pid in bits 0-21, target_cpu in 22-37, prio in
+ * 38-45, bit 46 set for sched_wakeup_new (KTP_WAKING_NEW); bits 47-63 0.
+ */
+struct ktp_waking_short {
+	__u32 hdr;		/* KTP_SREC_WAKING | ts_delta << 8 */
+	__u64 bits;
+} __ktp_packed;
+
+#define KTP_SWK_CPU_SHIFT 22
+#define KTP_SWK_CPU_BITS 16
+#define KTP_SWK_PRIO_SHIFT 38
+#define KTP_SWK_NEW_BIT 46
 
 /* The clock a session stamps its records with (KTP_A_CLOCK). */
 enum ktp_clock_id {
