@@ -35,8 +35,7 @@ VARIANTS = {
     ],
     # The NMI and nesting checks at the reserve's start.
     "no-guard": [
-        ("relay.c", "if (unlikely(in_nmi())) {", "if (0) {", 1),
-        ("relay.c", "if (unlikely(kc->in_write)) {", "if (0) {", 1),
+        ("relay.c", "if (unlikely(in_nmi() || kc->in_write)) {", "if (0) {", 1),
     ],
 }
 
