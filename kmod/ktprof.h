@@ -124,7 +124,7 @@ struct ktp_cpu {
 	bool full;		/* drop mode: relay refused a sub-buffer */
 	u32 cur_subbuf;		/* index of the sub-buffer being filled */
 	u64 last_ts;		/* time of the last record, base for deltas */
-	u64 pending_ts;		/* time of the record being reserved */
+	u64 pending_ts;		/* boot-time stamp of the record being reserved */
 	/*
 	 * Stamps are TSC cycles (struct ktp_clock) relative to the last CLOCK
 	 * record, which read @anchor_cycles at boot time @anchor_ns; 0 before

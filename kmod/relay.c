@@ -162,15 +162,22 @@ static __always_inline u64 ktp_stamp(struct ktp_cpu *kc, unsigned int *extra)
 	ts = max(ktime_get_boot_fast_ns(), kc->last_ts);
 	if (unlikely(ts - kc->last_ts > KTP_DELTA_MAX))
 		*extra = sizeof(struct ktp_time);
+	/* A sub-buffer this record starts begins at its time. */
+	kc->pending_ts = ts;
 	return ts;
 }
 
-/* Count a TIME or CLOCK record written in front of another. */
-static void ktp_count_stamp(struct ktp_cpu *kc, const struct ktp_hdr *h)
+/*
+ * Count a record written in the current sub-buffer: a committed one, or a
+ * TIME or CLOCK record in front of another.
+ */
+static __always_inline void ktp_count_written(struct ktp_cpu *kc,
+					      unsigned int type,
+					      unsigned int size)
 {
 	kc->stats[KTP_STAT_RECORDS]++;
-	kc->stats[KTP_STAT_BYTES] += h->size;
-	kc->written[h->type]++;
+	kc->stats[KTP_STAT_BYTES] += size;
+	kc->written[type]++;
 	kc->subbuf_records[kc->cur_subbuf]++;
 }
 
@@ -193,7 +200,7 @@ static void *ktp_write_stamp(struct ktp_cpu *kc, void *p, unsigned int extra,
 		t->ts = ts;
 		kc->last_ts = ts;
 	}
-	ktp_count_stamp(kc, p);
+	ktp_count_written(kc, ((struct ktp_hdr *)p)->type, extra);
 	return p + extra;
 }
 
@@ -291,7 +298,6 @@ static __always_inline void *__ktp_reserve(struct ktp_wr *w, unsigned int type,
 	w->nmi = false;
 
 	ts = ktp_stamp(kc, &extra);
-	kc->pending_ts = ts;
 	/* May start a sub-buffer: ktp_subbuf_start() moves last_ts. */
 	p = ktp_relay_reserve(kc, chan, size + extra);
 	if (unlikely(!p)) {
@@ -386,10 +392,7 @@ void ktp_commit(struct ktp_wr *w)
 	}
 	/* The record's bytes before any store that publishes its sub-buffer. */
 	smp_wmb();
-	kc->stats[KTP_STAT_RECORDS]++;
-	kc->stats[KTP_STAT_BYTES] += w->size;
-	kc->written[w->type]++;
-	kc->subbuf_records[kc->cur_subbuf]++;
+	ktp_count_written(kc, w->type, w->size);
 	kc->in_write = false;
 	if (unlikely(kc->nest_len) && !kc->draining)
 		ktp_write_nested(kc);
@@ -437,7 +440,7 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		ktp_clock_pair(kc, c);
 		ts = c->ts;
 		ktp_clock_taken(kc, c);
-		ktp_count_stamp(kc, &c->h);
+		ktp_count_written(kc, KTP_REC_CLOCK, sizeof(*c));
 		head += sizeof(*c);
 	} else {
 		/*
@@ -446,11 +449,8 @@ static int ktp_subbuf_start(KTP_SUBBUF_START_PROTO)
 		 * CPU's first record takes its own pair (anchor_cycles 0).
 		 */
 		ts = prev_subbuf ? kc->pending_ts : ktime_get_boot_fast_ns();
-		kc->last_ts = ts;
-		if (kc->tsc) {
-			kc->last_ts = 0;
-			kc->anchor_cycles = 0;
-		}
+		kc->last_ts = kc->tsc ? 0 : ts;
+		kc->anchor_cycles = 0;
 	}
 	*sb = (struct ktp_subbuf){
 		.h = { .type = KTP_REC_SUBBUF, .size = sizeof(*sb) },

@@ -27,11 +27,7 @@ VARIANTS = {
     ],
     # The commit's four per-record counts.
     "no-counts": [
-        ("relay.c", """	kc->stats[KTP_STAT_RECORDS]++;
-	kc->stats[KTP_STAT_BYTES] += w->size;
-	kc->written[w->type]++;
-	kc->subbuf_records[kc->cur_subbuf]++;
-	kc->in_write = false;""", "	kc->in_write = false;", 1),
+        ("relay.c", "	ktp_count_written(kc, w->type, w->size);\n", "", 1),
     ],
     # The NMI and nesting checks at the reserve's start.
     "no-guard": [
