@@ -320,6 +320,13 @@ UNIT_TEST(exec_without_terminator)
 
 UNIT_MAIN()
 
+/* A stream of CPU @cpu begun at 1000 ns: its header and START mark, in ns. */
+static void start_stream(struct stream_writer *w, uint16_t cpu)
+{
+	stream_writer_init(w, cpu, 0, 1000);
+	stream_writer_cpu_mark(w, 1000, KTP_CPU_START, 42);
+}
+
 /* A record of @type with a raw delta (cycles, after a CLOCK record). */
 static void raw_record(struct stream_writer *w, uint8_t type, uint32_t delta, uint64_t seq)
 {
@@ -350,8 +357,7 @@ UNIT_TEST(cycles_known_answers)
 {
 	struct stream_writer w;
 
-	stream_writer_init(&w, 1, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 1);
 	raw_clock(&w, 1000000, 5000000, 1u << 31, 32);
 	raw_record(&w, KTP_REC_SELFTEST, 2000, 1);	/* 5,002,000: 1,001,000 */
 	raw_record(&w, KTP_REC_SELFTEST, 3, 2);		/* 5,002,003: 1,001,001.5 */
@@ -381,8 +387,7 @@ UNIT_TEST(cycles_end_at_subbuf)
 {
 	struct stream_writer w;
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	raw_clock(&w, 1000000, 5000000, 1u << 31, 32);
 	raw_record(&w, KTP_REC_SELFTEST, 4000, 1);
 	w.ts = 2000000;
@@ -402,16 +407,14 @@ UNIT_TEST(cycles_hostile)
 	struct stream_writer w;
 	unsigned int i;
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	raw_clock(&w, 1000000, 5000000, 1, 200);
 	decode(w.buf, w.len, 0, -1, &out);
 	CHECK(out.stats.resyncs == 1);
 	CHECK_EQ(count_type(&out, KTP_REC_CLOCK), 0);
 	stream_writer_fini(&w);
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	raw_clock(&w, UINT64_MAX - 10, 0, UINT32_MAX, 0);
 	for (i = 0; i < 4; i++)
 		raw_record(&w, KTP_REC_SELFTEST, UINT32_MAX, i);
@@ -448,8 +451,7 @@ UNIT_TEST(short_switch_known_answers)
 	struct event ev;
 	int n = 0;
 
-	stream_writer_init(&w, 2, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 2);
 	/* prev 4194303 (2^22 - 1), next 42, prios 139 and 0, state D (index 2) */
 	raw_short_switch(&w, 500, 4194303ull | 42ull << 22 | 139ull << 44 | 0ull << 52 |
 				  2ull << 60);
@@ -491,16 +493,14 @@ UNIT_TEST(short_switch_hostile)
 	struct stream_writer w;
 	uint32_t unknown = (KTP_SREC_WAKING + 1) | 5u << 8;
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	stream_writer_bytes(&w, &unknown, sizeof(unknown));
 	decode(w.buf, w.len, 0, -1, &out);
 	CHECK_EQ(out.stats.resyncs, 1);
 	CHECK_EQ(count_type(&out, KTP_REC_SWITCH), 0);
 	stream_writer_fini(&w);
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	raw_short_switch(&w, 5, 1ull | 2ull << 22 | 10ull << 60);
 	decode(w.buf, w.len, 0, -1, &out);
 	CHECK_EQ(out.stats.resyncs, 1);
@@ -508,8 +508,7 @@ UNIT_TEST(short_switch_hostile)
 	stream_writer_fini(&w);
 
 	/* A short waking with bits past the new flag set. */
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	{
 		struct ktp_waking_short k = { .hdr = KTP_SREC_WAKING | 5u << 8,
 					      .bits = 7ull | 1ull << 47 };
@@ -521,8 +520,7 @@ UNIT_TEST(short_switch_hostile)
 	CHECK_EQ(count_type(&out, KTP_REC_WAKING), 0);
 	stream_writer_fini(&w);
 
-	stream_writer_init(&w, 0, 0, 1000);
-	stream_writer_cpu_mark(&w, 1000, KTP_CPU_START, 42);
+	start_stream(&w, 0);
 	raw_short_switch(&w, 5, 1ull | 2ull << 22);
 	decode(w.buf, w.len - 4, 0, -1, &out);
 	CHECK_EQ(out.stats.truncated, 8);

@@ -458,13 +458,15 @@ static void advance(struct relay_decoder *d, uint32_t delta)
 		d->ts += delta;
 }
 
+/* A pid in a short record's word (both types). */
+#define SHORT_PID_MASK ((1u << KTP_SSW_PID_BITS) - 1)
+
 /*
  * A short switch as the full record it stands for; 0 if its state index is
  * none a writer makes (damage).
  */
 static int expand_switch(struct relay_decoder *d, const uint8_t *p, uint32_t delta)
 {
-	const uint64_t pid_mask = (1ull << KTP_SSW_PID_BITS) - 1;
 	struct ktp_switch_short s;
 	unsigned int state;
 
@@ -474,8 +476,8 @@ static int expand_switch(struct relay_decoder *d, const uint8_t *p, uint32_t del
 		return 0;
 	d->expanded.sw = (struct ktp_switch){
 		.h = { .type = KTP_REC_SWITCH, .size = sizeof(d->expanded.sw), .ts_delta = delta },
-		.prev_pid = s.bits & pid_mask,
-		.next_pid = (s.bits >> KTP_SSW_NEXT_PID_SHIFT) & pid_mask,
+		.prev_pid = s.bits & SHORT_PID_MASK,
+		.next_pid = (s.bits >> KTP_SSW_NEXT_PID_SHIFT) & SHORT_PID_MASK,
 		.prev_state = state ? 1u << (state - 1) : 0,
 		.prev_prio = s.bits >> KTP_SSW_PREV_PRIO_SHIFT,
 		.next_prio = s.bits >> KTP_SSW_NEXT_PRIO_SHIFT,
@@ -494,7 +496,7 @@ static int expand_waking(struct relay_decoder *d, const uint8_t *p, uint32_t del
 	d->expanded.wk = (struct ktp_waking){
 		.h = { .type = KTP_REC_WAKING, .size = sizeof(d->expanded.wk), .ts_delta = delta,
 		       .flags = s.bits >> KTP_SWK_NEW_BIT & 1 ? KTP_WAKING_NEW : 0 },
-		.pid = s.bits & ((1u << KTP_SSW_PID_BITS) - 1),
+		.pid = s.bits & SHORT_PID_MASK,
 		.target_cpu = s.bits >> KTP_SWK_CPU_SHIFT,
 		.prio = s.bits >> KTP_SWK_PRIO_SHIFT,
 	};

@@ -88,6 +88,20 @@ int stream_writer_subbuf(struct stream_writer *w)
 	return 0;
 }
 
+/* Append the @size bytes at @rec, a record at @ts of the current sub-buffer. */
+static int append(struct stream_writer *w, const void *rec, size_t size, uint64_t ts)
+{
+	void *p = grow(w, size);
+
+	if (!p)
+		return w->err;
+	memcpy(p, rec, size);
+	w->ts = ts;
+	w->subbuf_used += size;
+	w->records++;
+	return 0;
+}
+
 /* The 2 GHz counter's reading at @ts: ns = cycles * 2^31 >> 32. */
 #define CYCLES_MULT (1u << 31)
 #define CYCLES_SHIFT 32
@@ -109,17 +123,10 @@ static int write_clock(struct stream_writer *w, uint64_t ts)
 		.mult = CYCLES_MULT,
 		.shift = CYCLES_SHIFT,
 	};
-	void *p = grow(w, sizeof(c));
 
-	if (!p)
-		return w->err;
-	memcpy(p, &c, sizeof(c));
 	w->anchor = ts;
 	w->anchored = 1;
-	w->ts = ts;
-	w->subbuf_used += sizeof(c);
-	w->records++;
-	return 0;
+	return append(w, &c, sizeof(c), ts);
 }
 
 /* The time before the record at @ts, in ns or cycles: a TIME or CLOCK. */
@@ -133,14 +140,8 @@ static int write_stamp(struct stream_writer *w, uint64_t ts)
 			.h = { .type = KTP_REC_TIME, .size = sizeof(t) },
 			.ts = ts,
 		};
-		void *p = grow(w, sizeof(t));
 
-		if (!p)
-			return w->err;
-		memcpy(p, &t, sizeof(t));
-		w->ts = ts;
-		w->subbuf_used += sizeof(t);
-		w->records++;
+		return append(w, &t, sizeof(t), ts);
 	}
 	return 0;
 }
@@ -157,7 +158,8 @@ void stream_writer_skip_subbufs(struct stream_writer *w, uint64_t n)
 
 /*
  * The short form of the switch at @rec (a struct ktp_switch without
- * counters or stack), as the module writes it, into @s; 0 if it has none.
+ * counters or stack), as the module writes it: its word into @bits; 0 if
+ * it has none.
  */
 static int short_switch(const void *rec, uint8_t type, uint8_t flags, uint16_t size,
 			uint64_t *bits)
@@ -181,7 +183,7 @@ static int short_switch(const void *rec, uint8_t type, uint8_t flags, uint16_t s
 	return 1;
 }
 
-/* The short form of the waking at @rec (without a stack), into @bits; 0 if none. */
+/* The short form of the waking at @rec (without a stack): its word into @bits; 0 if none. */
 static int short_waking(const void *rec, uint8_t type, uint8_t flags, uint16_t size,
 			uint64_t *bits)
 {
@@ -222,7 +224,6 @@ int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8
 	struct ktp_switch_short s;	/* a short record, of either type */
 	unsigned int stype;
 	uint64_t bits;
-	void *p;
 
 	if (w->err)
 		return w->err;
@@ -245,14 +246,7 @@ int stream_writer_record(struct stream_writer *w, void *rec, uint8_t type, uint8
 		rec = &s;
 		size = sizeof(s);
 	}
-	p = grow(w, size);
-	if (!p)
-		return w->err;
-	memcpy(p, rec, size);
-	w->ts = ts;
-	w->subbuf_used += size;
-	w->records++;
-	return 0;
+	return append(w, rec, size, ts);
 }
 
 int stream_writer_cpu_mark(struct stream_writer *w, uint64_t ts, uint16_t reason,
